@@ -1,0 +1,1 @@
+"""bookrun: run a book's snippets at build time, record and render their outputs."""

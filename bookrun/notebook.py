@@ -1,0 +1,32 @@
+"""A chapter as a Jupyter notebook: its snippets in page order, with their outputs."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import nbformat
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
+
+
+def chapter_notebook(chapter, record, read_code, figure_dir: Path, title: str) -> str:
+    """Deterministic .ipynb text (fixed cell ids, no execution timestamps)."""
+    cells = [new_markdown_cell(
+        f"# {title}\n\nThe code of this chapter in page order, with the outputs the book "
+        "was built with. Run the cells from the top: later cells use names defined by "
+        "earlier ones.", id="title")]
+    for n, step in enumerate(chapter.steps, start=1):
+        snippet = next(s for s in record.snippets if s["snippet"] == step.snippet)
+        outputs = []
+        if snippet["output"]:
+            outputs.append(new_output("stream", name="stdout", text=snippet["output"]))
+        for fig in snippet["figures"]:
+            svg = (figure_dir / fig["name"]).read_text(encoding="utf-8")
+            outputs.append(new_output("display_data", data={"image/svg+xml": svg}))
+        cell = new_code_cell(read_code(step.snippet).rstrip("\n"), id=f"cell-{n:02d}",
+                             execution_count=n, outputs=outputs)
+        cells.append(cell)
+    nb = new_notebook(cells=cells, metadata={
+        "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
+        "language_info": {"name": "python"},
+    })
+    nbformat.validate(nb)
+    return nbformat.writes(nb)

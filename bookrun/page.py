@@ -1,0 +1,98 @@
+"""Read a chapter page: its `@run` directives and `{{ }}` bound values, in order."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+DIRECTIVE = re.compile(r"^(?P<indent>[ \t]*)@run[ \t]+(?P<path>\S+)[ \t]*$")
+# `{{ expr }}` or `{{ expr | format-spec }}`; the spec is whatever follows the last `|`.
+BOUND = re.compile(r"\{\{ (?P<body>.+?) \}\}")
+FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
+
+
+class PageError(Exception):
+    """A problem in a page or snippet, reported as `file:line: message`."""
+
+    def __init__(self, path, line, message):
+        super().__init__(f"{path}:{line}: {message}")
+        self.path, self.line, self.message = str(path), line, message
+
+
+@dataclass(frozen=True)
+class Binding:
+    body: str  # the text between the braces, stripped: also the record's key
+    line: int
+
+    @property
+    def expr(self) -> str:
+        return self.body.rsplit("|", 1)[0].strip() if "|" in self.body else self.body
+
+    @property
+    def spec(self) -> str:
+        return self.body.rsplit("|", 1)[1].strip() if "|" in self.body else ""
+
+
+@dataclass
+class Step:
+    """One snippet to run, with the bindings the prose places after it."""
+
+    snippet: str  # path relative to the snippets root, e.g. "setup/corridor.py"
+    line: int  # the directive's line in the page
+    bindings: list[Binding] = field(default_factory=list)
+
+
+@dataclass
+class Chapter:
+    page: Path  # the Markdown source
+    name: str  # the snippet folder all its snippets live in
+    steps: list[Step]
+
+    @property
+    def bindings(self) -> list[Binding]:
+        return [b for s in self.steps for b in s.bindings]
+
+
+def iter_prose_lines(text: str):
+    """Yield (line number, line, in_code) for each line, tracking fenced code."""
+    fence = None
+    for number, line in enumerate(text.splitlines(), start=1):
+        m = FENCE.match(line)
+        if fence is None and m:
+            fence = m.group(1)
+            yield number, line, True
+        elif fence is not None:
+            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence):
+                fence = None
+            yield number, line, True
+        else:
+            yield number, line, False
+
+
+def read_chapter(page: Path, snippets_root: Path, shown_as: str | None = None) -> Chapter | None:
+    """Parse a page; None when it runs no snippet. Errors name page and line."""
+    shown = shown_as or str(page)
+    text = page.read_text(encoding="utf-8")
+    steps: list[Step] = []
+    for number, line, in_code in iter_prose_lines(text):
+        if in_code:
+            continue
+        m = DIRECTIVE.match(line)
+        if m:
+            rel = m.group("path")
+            if not (snippets_root / rel).is_file():
+                raise PageError(shown, number, f"snippet not found: {snippets_root / rel}")
+            steps.append(Step(rel, number))
+            continue
+        for b in BOUND.finditer(line):
+            if not steps:
+                raise PageError(shown, number, f"{{{{ {b.group('body')} }}}} comes before any @run")
+            steps[-1].bindings.append(Binding(b.group("body").strip(), number))
+    if not steps:
+        return None
+    folders = {Path(s.snippet).parent.as_posix() for s in steps}
+    if len(folders) != 1 or folders == {"."}:
+        raise PageError(shown, steps[0].line,
+                        "all snippets of a page must live in one folder snippets/<chapter>/, "
+                        f"found: {', '.join(sorted(folders))}")
+    return Chapter(page, folders.pop(), steps)

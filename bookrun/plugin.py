@@ -1,0 +1,86 @@
+"""The MkDocs plugin: execute (or reuse) chapters before pages are read, then render."""
+from __future__ import annotations
+
+import os
+import posixpath
+from pathlib import Path
+
+from mkdocs.config import config_options as c
+from mkdocs.config.base import Config
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import BasePlugin, get_plugin_logger
+from mkdocs.structure.files import File
+
+from .book import Book
+from .notebook import chapter_notebook
+from .page import PageError
+from .render import render_page
+from .session import DEFAULT_TIMEOUT, ExecutionError
+
+log = get_plugin_logger(__name__)
+
+
+class BookrunConfig(Config):
+    execute = c.Type(bool, default=True)  # False: show code only (a plain build)
+    timeout = c.Type((int, float), default=DEFAULT_TIMEOUT)  # seconds per chapter
+    snippets_dir = c.Type(str, default="snippets")
+    colab_base = c.Optional(c.Type(str))  # e.g. https://colab.research.google.com/github/O/R/blob/gh-pages
+
+
+class BookrunPlugin(BasePlugin[BookrunConfig]):
+    def on_config(self, config):
+        root = Path(config.config_file_path).resolve().parent
+        self.book = Book(root=root, docs_dir=Path(config.docs_dir),
+                         snippets_root=root / self.config.snippets_dir,
+                         timeout=float(self.config.timeout))
+        self.book.log = lambda msg: log.info(msg.removeprefix("bookrun: "))
+        return config
+
+    def on_files(self, files, config):
+        try:
+            chapters = self.book.chapters()
+            records = self.book.build(chapters) if self.config.execute else {}
+        except (PageError, ExecutionError) as exc:
+            raise PluginError(f"bookrun: {exc}") from None
+        self.pages = {}
+        for ch in chapters:
+            rec = records.get(ch.name)
+            self.pages[str(ch.page.resolve())] = (ch, rec)
+            if rec is None:
+                continue
+            figs = self.book.figure_dir(ch.name)
+            for s in rec.snippets:
+                for f in s["figures"]:
+                    files.append(File.generated(config, f"figures/{ch.name}/{f['name']}",
+                                                abs_src_path=str(figs / f["name"])))
+            title = _title(ch.page)
+            nb = chapter_notebook(ch, rec, self._read_code, figs, title)
+            files.append(File.generated(config, f"notebooks/{ch.name}.ipynb", content=nb))
+        return files
+
+    def _read_code(self, rel: str) -> str:
+        return (self.book.snippets_root / rel).read_text(encoding="utf-8")
+
+    def on_page_markdown(self, markdown, page, config, files):
+        found = self.pages.get(str(Path(page.file.abs_src_path).resolve()))
+        if found is None:
+            return markdown
+        chapter, record = found
+        links = self._notebook_links(chapter, page) if record and chapter.name != "home" else ""
+        return render_page(markdown, chapter, record, self._read_code, page.file.src_uri, links)
+
+    def _notebook_links(self, chapter, page) -> str:
+        nb = f"notebooks/{chapter.name}.ipynb"
+        href = posixpath.relpath(nb, posixpath.dirname(page.file.src_uri) or ".")
+        links = [f'[:material-download: Download notebook]({href}){{ .md-button download }}']
+        if self.config.colab_base:
+            links.append(f"[:simple-googlecolab: Open in Colab]({self.config.colab_base}/{nb})"
+                         "{ .md-button }")
+        return " ".join(links)
+
+
+def _title(page: Path) -> str:
+    for line in page.read_text(encoding="utf-8").splitlines():
+        if line.startswith("# "):
+            return line[2:].strip()
+    return page.stem

@@ -1,0 +1,124 @@
+"""A chapter's record: its snippets' outputs, figure hashes and bound values, stamped."""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import platform
+import tempfile
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+
+from .page import Chapter
+
+RECORD_NAME = "_record.json"
+# The libraries whose versions can change what a snippet prints.
+LIBRARIES = ("numpy", "matplotlib", "torch", "gymnasium")
+ROOT = Path(__file__).resolve().parent.parent
+WORKER = Path(__file__).with_name("worker.py")
+
+
+def versions() -> dict[str, str]:
+    found = {"python": platform.python_version()}
+    for name in LIBRARIES:
+        try:
+            found[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            found[name] = "absent"
+    return found
+
+
+def stamp(chapter: Chapter, snippets_root: Path) -> str:
+    """Hash of everything that decides the chapter's outputs."""
+    h = hashlib.sha256()
+    h.update(WORKER.read_bytes())  # how snippets are run and captured
+    h.update(json.dumps(versions(), sort_keys=True).encode())
+    for step in chapter.steps:
+        h.update(step.snippet.encode() + b"\0")
+        h.update((snippets_root / step.snippet).read_bytes() + b"\0")
+        h.update(json.dumps([b.body for b in step.bindings]).encode())
+    return h.hexdigest()
+
+
+def sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@dataclass
+class Record:
+    chapter: str
+    stamp: str
+    versions: dict
+    snippets: list[dict]  # {"snippet", "output", "figures": [{"name", "sha256"}]}
+    values: dict[str, str] = field(default_factory=dict)
+
+    def output(self, name: str) -> str:
+        """What the snippet printed; `name` is its file name or path under snippets/."""
+        for s in self.snippets:
+            if s["snippet"] == name or Path(s["snippet"]).name == name:
+                return s["output"]
+        raise KeyError(f"{self.chapter}: no snippet {name!r} in the record")
+
+    def value(self, body: str) -> str:
+        """The text a `{{ body }}` in the prose rendered to."""
+        try:
+            return self.values[body.strip()]
+        except KeyError:
+            raise KeyError(f"{self.chapter}: no bound value {{{{ {body} }}}} in the record") from None
+
+    def to_json(self) -> str:
+        data = {
+            "chapter": self.chapter,
+            "stamp": self.stamp,
+            "versions": self.versions,
+            # Lists of lines keep a changed output readable in a diff.
+            "snippets": [dict(s, output=s["output"].split("\n")) for s in self.snippets],
+            "values": self.values,
+        }
+        return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+
+    @classmethod
+    def from_json(cls, text: str) -> "Record":
+        data = json.loads(text)
+        snippets = [dict(s, output="\n".join(s["output"])) for s in data["snippets"]]
+        for s in snippets:
+            if not isinstance(s["snippet"], str) or not isinstance(s["figures"], list):
+                raise ValueError("malformed snippet entry")
+        return cls(data["chapter"], data["stamp"], data["versions"], snippets, data["values"])
+
+
+def record_path(chapter_name: str, snippets_root: Path | None = None) -> Path:
+    return (snippets_root or ROOT / "snippets") / chapter_name / RECORD_NAME
+
+
+def load_record(chapter_name: str, snippets_root: Path | None = None) -> Record:
+    """The committed record of a chapter (raises if missing or corrupt)."""
+    path = record_path(chapter_name, snippets_root)
+    try:
+        return Record.from_json(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise ValueError(f"{path}: unreadable record ({type(exc).__name__}: {exc})") from None
+
+
+def read_if_valid(path: Path) -> Record | None:
+    """A record to trust, or None when it is missing or corrupt (then re-execute)."""
+    try:
+        return Record.from_json(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write via a temporary file and rename, so a reader never sees half a file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
