@@ -1,0 +1,36 @@
+"""Shared fixtures: one fresh check of every chapter, then one strict build that reuses it."""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bookrun.book import Book
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="session")
+def book():
+    return Book(root=ROOT)
+
+
+@pytest.fixture(scope="session")
+def check_problems(book):
+    """Execute every chapter fresh and diff against its record (the CI check).
+
+    A matching run also fills the figure cache, so the build below executes nothing.
+    """
+    return book.check()
+
+
+@pytest.fixture(scope="session")
+def built_site(check_problems, tmp_path_factory):
+    """The real site, built in strict mode; the path of its output folder."""
+    site = tmp_path_factory.mktemp("site")
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
+    proc = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(site)],
+                          cwd=ROOT, env=env, capture_output=True, text=True)
+    assert proc.returncode == 0, f"strict build failed:\n{proc.stdout}\n{proc.stderr}"
+    return site
