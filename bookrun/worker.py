@@ -16,6 +16,8 @@ import traceback
 from pathlib import Path
 
 ADDRESS = re.compile(r" at 0x[0-9a-fA-F]{4,}")
+COMPOUND = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.For, ast.AsyncFor,
+            ast.While, ast.If, ast.With, ast.AsyncWith, ast.Try, ast.Match)
 
 
 class SnippetError(Exception):
@@ -28,13 +30,19 @@ def lint(path, source, tree):
     """Refuse what would paste differently into a REPL."""
     lines = source.splitlines()
     for node in tree.body:
+        if not isinstance(node, COMPOUND):
+            continue
         first, last = node.lineno, node.end_lineno
-        if last > first and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef,
-                                              ast.For, ast.While, ast.If, ast.With, ast.Try)):
-            for n in range(first, last):
-                if not lines[n - 1].strip():
-                    raise SnippetError(path, n, "blank line inside an indented block: "
-                                       "a REPL ends the block there")
+        for n in range(first, last):
+            if not lines[n - 1].strip():
+                raise SnippetError(path, n, "blank line inside an indented block: "
+                                   "a REPL ends the block there")
+        after = last + 1
+        while after <= len(lines) and lines[after - 1].strip().startswith("#"):
+            after += 1
+        if after <= len(lines) and lines[after - 1].strip():
+            raise SnippetError(path, after, "a REPL needs a blank line after an indented "
+                               "block before the next statement")
 
 
 def install_figure_capture(figdir: Path, state: dict):
