@@ -1,0 +1,83 @@
+"""The plugin inside a real `mkdocs build` of a tiny fixture site."""
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+CONFIG = """\
+site_name: Fixture
+strict: true
+nav:
+  - demo.md
+plugins:
+  - bookrun:
+      timeout: 60
+markdown_extensions:
+  - attr_list
+  - pymdownx.highlight
+  - pymdownx.superfences
+"""
+
+
+def build(tmp_path, page, snippets, extra_env=None):
+    (tmp_path / "mkdocs.yml").write_text(CONFIG)
+    (tmp_path / "docs").mkdir(exist_ok=True)
+    (tmp_path / "docs" / "demo.md").write_text(textwrap.dedent(page))
+    folder = tmp_path / "snippets" / "demo"
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, code in snippets.items():
+        (folder / name).write_text(code)
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1", **(extra_env or {}))
+    return subprocess.run([sys.executable, "-m", "mkdocs", "build", "-d", "site"], cwd=tmp_path,
+                          env=env, capture_output=True, text=True)
+
+
+PLOT = ("import matplotlib.pyplot as plt\n\nfig, ax = plt.subplots(figsize=(2, 2))\n"
+        "_ = ax.plot([1, 2])\nplt.show()\nwhat = '<i>'\nprint('<b>shown as text</b>')\n")
+
+
+def test_page_shows_code_output_figure_and_bound_value(tmp_path):
+    proc = build(tmp_path, "# Demo\n\n@run demo/plot.py\n\nThe tag {{ what }} stays text.\n",
+                 {"plot.py": PLOT})
+    assert proc.returncode == 0, proc.stderr
+    assert "demo               executed in" in proc.stderr  # progress, one line per chapter
+    html = (tmp_path / "site" / "demo" / "index.html").read_text()
+    assert "snippets/demo/plot.py" in html
+    assert "&lt;b&gt;shown as text&lt;/b&gt;" in html and "<b>shown" not in html
+    assert "The tag &lt;i&gt; stays text." in html
+    assert 'src="../figures/demo/plot-1.svg"' in html
+    assert (tmp_path / "site" / "figures" / "demo" / "plot-1.svg").is_file()
+    assert (tmp_path / "site" / "notebooks" / "demo.ipynb").is_file()
+    again = build(tmp_path, "# Demo\n\n@run demo/plot.py\n\nThe tag {{ what }} stays text.\n",
+                  {"plot.py": PLOT})
+    assert "demo               reused record in" in again.stderr
+
+
+def test_failing_snippet_fails_the_build_with_its_traceback(tmp_path):
+    proc = build(tmp_path, "# Demo\n\n@run demo/bad.py\n", {"bad.py": "x = 1\nx.nope\n"})
+    assert proc.returncode != 0
+    assert "snippets/demo/bad.py:2: AttributeError" in proc.stderr
+    assert not (tmp_path / "site" / "demo" / "index.html").exists()  # no page with a traceback
+
+
+def test_missing_snippet_fails_the_build_naming_page_and_line(tmp_path):
+    proc = build(tmp_path, "# Demo\n\n@run demo/missing.py\n", {"a.py": "x = 1\n"})
+    assert proc.returncode != 0
+    assert "docs/demo.md:3: snippet not found" in proc.stderr
+
+
+def test_execution_switched_off_shows_code_only(tmp_path):
+    proc = build(tmp_path, "# Demo\n\n@run demo/plot.py\n\nThe tag {{ what }}.\n",
+                 {"plot.py": PLOT}, extra_env=None)
+    assert proc.returncode == 0
+    # A config that turns execution off renders code and expressions, runs nothing.
+    (tmp_path / "mkdocs.yml").write_text(CONFIG.replace("timeout: 60", "execute: false"))
+    plain = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-d", "plain"],
+                           cwd=tmp_path, capture_output=True, text=True,
+                           env=dict(os.environ, NO_MKDOCS_2_WARNING="1"))
+    assert plain.returncode == 0, plain.stderr
+    html = (tmp_path / "plain" / "demo" / "index.html").read_text()
+    assert "snippets/demo/plot.py" in html and "bookrun-output" not in html
+    assert "<code>what</code>" in html
