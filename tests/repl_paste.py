@@ -10,6 +10,7 @@ import contextlib
 import io
 import json
 import sys
+from pathlib import Path
 
 import matplotlib
 import matplotlib.pyplot as plt
@@ -23,7 +24,7 @@ outputs = []
 for path in sys.argv[1:]:
     shown = io.StringIO()
     with contextlib.redirect_stdout(shown), contextlib.redirect_stderr(shown):
-        for line in open(path, encoding="utf-8").read().splitlines():
+        for line in Path(path).read_text(encoding="utf-8").splitlines():
             console.push(line)
         console.push("")  # the Enter that closes a final indented block
     outputs.append(shown.getvalue())

@@ -1,0 +1,32 @@
+import numpy as np
+
+rng = np.random.default_rng(0)
+n = 3000
+# each pair: two answers, described by (is it correct?, length in hundreds of tokens)
+correct = (rng.random((n, 2)) < 0.6).astype(float)
+length = rng.uniform(0.5, 4.0, (n, 2))
+first_longer = length[:, 0] > length[:, 1]
+likes_length = rng.random(n) < 0.75  # equally right: the longer wins 3 times in 4
+by_length = np.where(likes_length, first_longer, ~first_longer)
+first_wins = np.where(correct[:, 0] != correct[:, 1], correct[:, 0] > 0, by_length)
+x = np.stack([correct, length], axis=2)  # (pair, answer, feature)
+x_win = np.where(first_wins[:, None], x[:, 0], x[:, 1])
+x_lose = np.where(first_wins[:, None], x[:, 1], x[:, 0])
+
+
+def fit_bradley_terry(d, steps=2000, lr=0.5, l2=1e-3):
+    """Linear reward r = x @ w, fitted by gradient descent on the Bradley-Terry
+    loss -log sigmoid(d @ w); each row of d is winner features minus loser features."""
+    w = np.zeros(d.shape[1])
+    for _ in range(steps):
+        p_agree = 1 / (1 + np.exp(-(d @ w)))
+        grad = -((1 - p_agree)[:, None] * d).mean(0) + l2 * w
+        w = w - lr * grad
+    return w
+
+
+w_rm = fit_bradley_terry(x_win - x_lose)
+agree = np.mean((x_win - x_lose) @ w_rm > 0)
+print(f"learned weights: correct {w_rm[0]:+.3f}, per 100 tokens {w_rm[1]:+.3f}")
+print(f"agrees with the raters on {agree:.1%} of {n} pairs")
+print(f"one correct answer is worth {w_rm[0] / w_rm[1]:.1f} hundred tokens of padding")
