@@ -14,10 +14,12 @@ from mkdocs.structure.files import File
 from .book import Book
 from .notebook import chapter_notebook
 from .page import PageError
+from .record import write_atomic
 from .render import render_page
 from .session import DEFAULT_TIMEOUT, ExecutionError
 
 log = get_plugin_logger(__name__)
+HOME = "home"  # the snippets of the home page: not a chapter, so no notebook
 
 
 class BookrunConfig(Config):
@@ -46,16 +48,21 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
         for ch in chapters:
             rec = records.get(ch.name)
             self.pages[str(ch.page.resolve())] = (ch, rec)
-            if rec is None:
+            if rec is None or ch.name == HOME:
                 continue
             figs = self.book.figure_dir(ch.name)
             for s in rec.snippets:
                 for f in s["figures"]:
                     files.append(File.generated(config, f"figures/{ch.name}/{f['name']}",
                                                 abs_src_path=str(figs / f["name"])))
-            title = _title(ch.page)
-            nb = chapter_notebook(ch, rec, self._read_code, figs, title)
-            files.append(File.generated(config, f"notebooks/{ch.name}.ipynb", content=nb))
+            # Written to the cache (not handed over as a string) so that mkdocs-jupyter,
+            # which reads notebooks from disk, can render it as a page too.
+            src_dir = self.book.cache / "generated"
+            uri = f"notebooks/{ch.name}.ipynb"
+            text = chapter_notebook(ch, rec, self._read_code, figs, _title(ch.page))
+            if not (src_dir / uri).is_file() or (src_dir / uri).read_text("utf-8") != text:
+                write_atomic(src_dir / uri, text.encode())
+            files.append(File(uri, str(src_dir), config.site_dir, config.use_directory_urls))
         return files
 
     def _read_code(self, rel: str) -> str:
@@ -66,15 +73,24 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
         if found is None:
             return markdown
         chapter, record = found
-        links = self._notebook_links(chapter, page) if record and chapter.name != "home" else ""
+        links = self._notebook_links(chapter, page) if record and chapter.name != HOME else ""
         return render_page(markdown, chapter, record, self._read_code, page.file.src_uri, links)
 
     def _notebook_links(self, chapter, page) -> str:
-        nb = f"notebooks/{chapter.name}.ipynb"
-        href = posixpath.relpath(nb, posixpath.dirname(page.file.src_uri) or ".")
-        links = [f'[:material-download: Download notebook]({href}){{ .md-button download }}']
+        """Buttons under the title: the notebook as a page, the .ipynb, Colab."""
+        here = posixpath.dirname(page.file.src_uri) or "."
+        # The folder the HTML is served from: "setup/" is setup/index.html.
+        page_dir = page.url.rstrip("/") if page.url.endswith("/") else posixpath.dirname(page.url)
+        ipynb = f"notebooks/{chapter.name}/{chapter.name}.ipynb"  # where mkdocs-jupyter copies it
+        links = [
+            f"[:material-notebook-outline: Notebook]"
+            f"({posixpath.relpath(f'notebooks/{chapter.name}.ipynb', here)}){{ .md-button }}",
+            # Raw HTML: the .ipynb is copied after the build, so MkDocs cannot check the link.
+            f'<a class="md-button" download href="{posixpath.relpath(ipynb, page_dir or ".")}">'
+            ":material-download: Download .ipynb</a>",
+        ]
         if self.config.colab_base:
-            links.append(f"[:simple-googlecolab: Open in Colab]({self.config.colab_base}/{nb})"
+            links.append(f"[:simple-googlecolab: Open in Colab]({self.config.colab_base}/{ipynb})"
                          "{ .md-button }")
         return " ".join(links)
 
