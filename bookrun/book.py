@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .page import Chapter, read_chapter
+from .prose import unexplained_numbers
 from .record import ROOT, Record, read_if_valid, record_path, sha256, stamp, versions, write_atomic
 from .session import DEFAULT_TIMEOUT, ExecutionError, Executed, execute
 
@@ -149,6 +150,8 @@ class Book:
             expected = read_if_valid(record_path(ch.name, self.snippets_root))
             where = os.path.relpath(record_path(ch.name, self.snippets_root), self.root)
             problems = compare(ch, expected, got, where)
+            problems += unexplained_numbers(ch, got, self.snippets_root,
+                                            os.path.relpath(ch.page, self.root))
             if not problems:
                 self._install_figures(ch, run)  # identical: a later build can reuse them
             shutil.rmtree(run.workdir, ignore_errors=True)

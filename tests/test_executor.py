@@ -203,3 +203,15 @@ def test_two_fresh_executions_are_byte_identical(tmp_path):
     second = book.build(force=True)["demo"]
     assert first.to_json() == second.to_json()
     assert (book.figure_dir("demo") / "a-1.svg").read_bytes() == svg1
+
+
+def test_check_flags_a_typed_number_the_code_no_longer_produces(tmp_path):
+    page = ("# Demo\n@run demo/a.py\n\nThe rate is 0.25 and the mean 0.33, the hand-made "
+            "sum 1.5, see arXiv 1706.03741.\n<!-- bookrun: derived 1.5 -->\n")
+    book = make_book(tmp_path, page, {"a.py": "rate = 0.25\nprint(f'{1/3:.4f}')\n"})
+    book.build()
+    assert book.check() == []  # 0.25 is in the code, 0.33 rounds a printed 0.3333
+    (book.snippets_root / "demo" / "a.py").write_text("rate = 0.3\nprint(f'{1/3:.4f}')\n")
+    book.build(force=True)
+    [problem] = book.check()
+    assert problem.startswith("docs/demo.md:4: 0.25 is typed in the prose")
