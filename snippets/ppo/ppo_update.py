@@ -1,0 +1,55 @@
+def masked_mean(x, m):
+    return (x * m).sum(1) / m.sum(1).clamp(min=1)
+
+
+def update(agents, opt, b, cfg, rng, log, minibatches=4):
+    """One round of learning from a fresh batch, for every agent at once.
+    cfg holds one entry per agent: critic (use GAE, train V), epochs, clip eps,
+    kl_stop (target for the approximate KL), norm_adv. REINFORCE and actor-critic
+    are this same loop with one epoch, no clip and no KL stop.
+    """
+    K = len(agents.theta)
+    gae, ret = advantages(b)
+    adv = np.where(cfg["critic"][:, None, None], gae, ret)
+    target = gae + b["value"]                      # the critic's lambda-return
+    log["adv_std"].append(adv.std(axis=(1, 2), where=b["mask"]))
+    live = b["mask"].reshape(K, -1)
+    keep = np.argsort(~live, axis=1, kind="stable")[:, :live.sum(1).max()]
+    cols = [x.reshape(K, -1, *x.shape[3:]) for x in
+            (b["obs"], b["act"], b["logp"], b["mask"], adv, target)]
+    data = [torch.from_numpy(np.take_along_axis(x, keep.reshape(
+        K, -1, *[1] * (x.ndim - 2)), 1)) for x in cols]
+    obs, act, logp_old, mask, adv, target = [x.float() for x in data]
+    act = act.long()
+    on = torch.ones(K, dtype=torch.bool)
+    eps, critic = torch.tensor(cfg["clip"])[:, None], torch.tensor(cfg["critic"])
+    for epoch in range(max(cfg["epochs"])):
+        on &= torch.tensor(cfg["epochs"]) > epoch
+        for idx in np.array_split(rng.permuted(np.tile(np.arange(obs.shape[1]),
+                                                       (K, 1)), axis=1),
+                                  minibatches, axis=1):
+            i = torch.from_numpy(idx)
+            o = obs.gather(1, i[..., None].expand(-1, -1, 4))
+            a, lp0, m, A, R = (x.gather(1, i) for x in (act, logp_old, mask,
+                                                         adv, target))
+            mu = masked_mean(A, m)[:, None]
+            sd = masked_mean((A - mu) ** 2, m).sqrt()[:, None]
+            A = torch.where(torch.tensor(cfg["norm_adv"])[:, None],
+                            (A - mu) / (sd + 1e-8), A)
+            logp_all = F.log_softmax(agents.net("actor", o), -1)
+            logp = logp_all.gather(-1, a[..., None])[..., 0]
+            ratio = torch.exp(logp - lp0)
+            surr = torch.min(ratio * A, ratio.clamp(1 - eps, 1 + eps) * A)
+            entropy = -(logp_all.exp() * logp_all).sum(-1)
+            v_err = (agents.net("critic", o)[..., 0] - R) ** 2
+            loss = (-masked_mean(surr, m) + 0.5 * critic * masked_mean(v_err, m)
+                    - 0.01 * masked_mean(entropy, m))
+            loss.sum().backward()                  # agents share nothing
+            with torch.no_grad():
+                approx_kl = masked_mean((ratio - 1) - (logp - lp0), m)   # k3
+                clipped = masked_mean(((ratio - 1).abs() > eps).float(), m)
+            norms = opt.step(on)
+            for key, val in (("on", on), ("kl", approx_kl), ("clipfrac", clipped),
+                             ("gnorm", norms), ("entropy", masked_mean(entropy, m))):
+                log[key].append(val.detach().numpy().copy())
+            on &= approx_kl <= torch.tensor(cfg["kl_stop"])

@@ -1,0 +1,163 @@
+"""Chapter 6 (PPO): exact values and the findings the prose states, on the record."""
+import re
+
+from bookrun.record import load_record
+
+rec = load_record("ppo")
+
+
+def numbers(text):
+    return [float(x) for x in re.findall(r"[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?", text)]
+
+
+def val(body):
+    return float(rec.value(body).rstrip("%"))
+
+
+# ---- exact values -------------------------------------------------------------
+
+def test_four_clip_cases():
+    rows = rec.output("clip_cases.py").splitlines()[1:]
+    mins = [numbers(r)[-1] for r in rows]
+    assert mins == [3.3, 2.4, -0.8, -1.5]
+    # the min is never above the raw term: the pessimistic bound
+    for r in rows:
+        rho, adv, raw, capped, low = numbers(r)
+        assert low == min(raw, capped) and low <= raw
+
+
+def test_slope_table_zero_only_on_the_favoured_side():
+    rows = [numbers(r) for r in rec.output("clip_slopes.py").splitlines()[2:]]
+    for rho, raw_pos, clip_pos, raw_neg, clip_neg in rows:
+        assert raw_pos == 1.0 and raw_neg == -1.0
+        assert clip_pos == (0.0 if rho > 1.2 else 1.0)
+        assert abs(clip_neg) == (0.0 if rho < 0.8 else 1.0)
+
+
+def test_kl_estimator_exact_values():
+    out = rec.output("kl_estimators.py")
+    assert "k3 = 0.3069" in out and "k1 = -0.6931" in out
+
+
+def test_kl_estimators_unbiased_and_k3_nonnegative():
+    rows = rec.output("kl_estimators.py").splitlines()[3:]
+    for r in rows:
+        exact, m1, s1, m3, s3, min_k1 = numbers(r)
+        assert abs(m1 - exact) < 0.02 * max(exact, 0.5)
+        assert abs(m3 - exact) < 0.02 * max(exact, 0.5)
+        assert min_k1 < 0          # single k1 values can be negative, k3 never
+    close = numbers(rows[0])
+    assert close[4] < close[2] / 4   # near policies: k3 far less noisy than k1
+
+
+def test_fisher_numbers():
+    out = rec.output("fisher_check.py")
+    assert "exact      = 1.918e-04" in out
+    assert "F delta       = 1.927e-04" in out
+
+
+def test_kl_leash():
+    out = rec.output("kl_leash.py")
+    assert "R' = 0.931" in out and "R' = 1.069" in out
+    fee, kl = numbers(out.splitlines()[-1])
+    assert fee == kl
+
+
+# ---- the surrogate and the truth (exact curves) -------------------------------
+
+def test_surrogate_vs_true():
+    out = rec.output("surrogate_vs_true.py")
+    rows = [numbers(r) for r in out.splitlines() if re.match(r"\d\.\d\d\s", r)]
+    table = {r[0]: r[1:] for r in rows}
+    assert table[0.25][:2] == [0.464, 0.380]
+    sur = [r[1] for r in rows]
+    assert sur == sorted(sur)                       # the surrogate keeps climbing
+    assert table[3.0][1] < 0 < table[0.75][1]       # the truth turns negative
+    assert val("t_best | .2f") < val("t_bad | .2f")
+    # the trust region stops near the best step and keeps most of the gain
+    assert val("true_gain[ts == t_trust][0] | .3f") > 0.9 * val("true_gain.max() | .3f")
+    # the Fisher quadratic tracks the KL closely for small steps
+    kl, quad = table[0.25][2:]
+    assert abs(kl - quad) / kl < 0.05
+
+
+# ---- seeded findings -----------------------------------------------------------
+
+def test_clip_brakes_batch_reuse():
+    assert val('runs["unclipped"][1][-1].max() | .2f') > 2.0
+    assert val('runs["clipped"][1][-1].max() | .2f') < 1.5
+    assert val('runs["unclipped"][0][2] | .3f') > val('runs["clipped"][0][2] | .3f') + 0.3
+
+
+def test_clip_does_not_bound_kl():
+    rows = [numbers(r) for r in rec.output("clip_vs_kl.py").splitlines()[1:]]
+    outside = [r[1] for r in rows]
+    ratios = [r[2] for r in rows]
+    kl_clip, kl_raw = [r[3] for r in rows], [r[4] for r in rows]
+    assert max(outside) > 50                       # over half outside in some epoch
+    assert max(ratios) > 1.4
+    assert sum(k > 0.02 for k in kl_clip) >= 1      # above a typical KL target
+    assert kl_clip[-1] < kl_raw[-1] / 10            # but far less than without clip
+    assert min(kl_clip) < max(kl_clip) / 2          # wanders, no ceiling
+    assert rec.value("max(outside_by_epoch) | .0%") == f"{max(outside):.0f}%"
+
+
+def test_cartpole_baselines():
+    out = rec.output("cartpole_env.py")
+    lengths = [numbers(r)[-1] for r in out.splitlines()]
+    assert lengths == sorted(lengths) and lengths[0] < 15 and lengths[-1] < 60
+
+
+def comparison():
+    table = {}
+    for r in rec.output("train_compare.py").splitlines()[2:6]:
+        name, rest = r[:15].strip(), numbers(r[15:])
+        table[name] = dict(mean=rest[0], std=rest[1], seeds=rest[2:6], fall=rest[6])
+    return table
+
+
+def test_ppo_beats_baselines_on_cartpole():
+    t = comparison()
+    assert set(t) == {"REINFORCE", "actor-critic", "PPO", "PPO, no brakes"}
+    ppo = t["PPO"]
+    assert min(ppo["seeds"]) > 175
+    for other in ("REINFORCE", "actor-critic", "PPO, no brakes"):
+        assert ppo["mean"] > t[other]["mean"]
+        assert ppo["std"] < t[other]["std"]
+    # "on average ahead of the single-epoch methods"
+    assert t["PPO, no brakes"]["mean"] > t["actor-critic"]["mean"] > t["REINFORCE"]["mean"]
+
+
+def test_no_brakes_collapses():
+    t = comparison()
+    out = rec.output("train_compare.py")
+    assert "worst collapse: PPO, no brakes" in out
+    assert t["PPO, no brakes"]["fall"] > 2 * max(t[n]["fall"] for n in t if n != "PPO, no brakes")
+    assert val('collapse["after"] | .0f') < 2 * val(
+        'baseline_lengths["always push right"] | .1f')
+    assert t["PPO, no brakes"]["std"] > 3 * t["PPO"]["std"]
+
+
+def test_diagnostics_support_the_details():
+    d = dict((r.split()[0], float(r.split()[1]))
+             for r in rec.output("ppo_diagnostics.py").splitlines())
+    assert 0 < d["early_stop_share"] < 0.5          # a safety valve, not a throttle
+    assert d["median_kl"] < 0.02
+    assert d["critic_norm"] > 20 * d["actor_norm"]   # why the two are clipped apart
+    assert d["critic_clipped"] > 0.9 and d["actor_clipped"] < 0.1
+    assert d["ret_std_last"] > 5 * d["adv_std_last"]   # scales differ: normalise
+    assert 0.0 < d["clipfrac"] < 0.2
+    assert 0.3 < d["entropy_last"] < d["entropy_first"] <= 0.6932
+
+
+def test_exercises():
+    out = rec.output("exercise_clip_gradient.py").splitlines()
+    assert numbers(out[0]) == numbers(out[1])
+    assert val('gains["natural"] | .4f') > val('gains["plain"] | .4f')
+
+
+def test_clipped_reuse_reaches_band_edge_early():
+    first = rec.value('int(np.argmax(runs["clipped"][1].max(1) > 1.2)) + 1')
+    assert int(first) <= 10
+    assert rec.value("(actions == 2).sum()") == "6"
+    assert "arm C: pulled  6, won 6" in rec.output("reuse_one_batch.py")
