@@ -1,0 +1,178 @@
+"""Chapter 3 (bandits): exact values and the findings the prose states, on the record."""
+import re
+
+import pytest
+
+from bookrun.record import load_record
+
+rec = load_record("bandits")
+HORIZONS = (2_000, 20_000)
+PILOTS = ("pilot, 50 per page", "pilot, 300 per page")
+BANDITS = ("eps-greedy 0.1", "eps-greedy 0.01", "UCB c = 2", "UCB c = 0.18", "Thompson")
+
+
+def numbers(text):
+    return [float(x) for x in re.findall(r"[-+]?\d+(?:\.\d+)?", text.replace(",", ""))]
+
+
+def comparison():
+    """{name: {horizon: (mean regret, sd, wrong share)}} from the comparison table."""
+    lines = rec.output("compare_strategies.py").splitlines()
+    assert "2,000 visitors" in lines[0] and "20,000 visitors" in lines[0]
+    table = {}
+    pattern = (r"(.+?)\s+([\d.]+) ±\s+([\d.]+)\s+([\d.]+)%"
+               r"\s+([\d.]+) ±\s+([\d.]+)\s+([\d.]+)%$")
+    for ln in lines[1:]:
+        m = re.match(pattern, ln)
+        assert m, ln
+        v = [float(x) for x in m.groups()[1:]]
+        table[m.group(1).strip()] = {2_000: (v[0], v[1], v[2] / 100),
+                                     20_000: (v[3], v[4], v[5] / 100)}
+    return table
+
+
+def slopes():
+    """{name: (early loss rate, late loss rate, late / early)}."""
+    out = {}
+    for ln in rec.output("regret_slopes.py").splitlines()[1:]:
+        name, rest = ln[:21].strip(), ln[21:]
+        out[name] = tuple(numbers(rest))
+    return out
+
+
+@pytest.fixture(scope="module")
+def table():
+    return comparison()
+
+
+# ---- exact values ---------------------------------------------------------------
+
+
+def test_expected_reward_exact():
+    out = rec.output("expected_reward.py")
+    assert "J(uniform) = 0.5" in out
+    assert "J(always C) = 0.8" in out
+    assert "regret per pull = 0.3" in out
+    assert rec.value('expected_reward(policies["uniform"]) | .1f') == "0.5"
+    assert rec.value('expected_reward(policies["always C"]) | .1f') == "0.8"
+
+
+def test_signup_pages_exact():
+    out = rec.output("signup_pages.py")
+    assert "A 0.05, B 0.03, C 0.00" in out
+    assert "standard error A 0.031, B 0.036, C 0.042" in out  # sqrt(p(1-p)/50)
+    assert "standard error A 0.013, B 0.015, C 0.017" in out  # sqrt(p(1-p)/300)
+
+
+def test_ucb_constant_and_bonus_exact():
+    out = rec.output("ucb.py")
+    assert "c = 0.18" in out  # 2 * 0.1 * 0.9
+    assert "= 0.174" in out  # sqrt(2 ln 2000 / 500)
+    assert "= 0.052" in out  # sqrt(0.18 ln 2000 / 500)
+    assert rec.value("C_TUNED | .2f") == "0.18"
+
+
+def test_epsilon_floor_exact():
+    out = rec.output("epsilon_greedy.py")
+    assert "0.00267 per visitor, 48.0 over 18,000" in out  # 0.1 * 0.08 / 3
+
+
+def test_table_has_all_strategies(table):
+    assert set(table) == set(PILOTS) | set(BANDITS)
+
+
+# ---- findings the prose states -----------------------------------------------------
+
+
+def test_pilot_error_is_permanent_and_regret_linear(table):
+    s = slopes()
+    for name in PILOTS:
+        # the share of wrong runs is decided by the pilot and never changes
+        assert table[name][2_000][2] == table[name][20_000][2]
+        # loss per visitor after the pilot is constant: late rate equals early rate
+        early, late, ratio = s[name]
+        assert abs(late - early) <= 0.02 and abs(ratio - 1) < 0.01
+    small = table["pilot, 50 per page"]
+    assert small[20_000][0] / small[2_000][0] > 8  # ten times the visitors, ~ten times the loss
+    assert small[20_000][0] == max(t[20_000][0] for t in table.values())  # worst at 20,000
+    # the bigger pilot is wrong less often but still loses more than Thompson
+    assert table["pilot, 300 per page"][20_000][2] < small[20_000][2]
+    assert table["pilot, 300 per page"][20_000][0] > 2 * table["Thompson"][20_000][0]
+
+
+def test_small_epsilon_locks_on_early(table):
+    e01, e1 = table["eps-greedy 0.01"], table["eps-greedy 0.1"]
+    assert e01[2_000][0] > e1[2_000][0]
+    assert e01[2_000][2] == max(t[2_000][2] for t in table.values())  # wrong most often
+    assert e01[20_000][2] > 0.1  # still stuck on a wrong page in many runs at 20,000
+    assert e1[20_000][2] < 0.02  # eps = 0.1 escapes its early mistakes
+    lock = {ln.split(" keeps")[0].strip(): numbers(ln)[-2:]
+            for ln in rec.output("epsilon_lock_on.py").splitlines()}
+    kept01, survive01 = lock["eps-greedy 0.01"]
+    survive_ts = lock["Thompson"][1]
+    assert kept01 >= 80 and survive01 >= 60  # early favourite kept, even a wrong one
+    assert survive_ts <= 10  # Thompson drops a wrong early favourite
+    # epsilon = 0.1 pays a straight-line exploration cost: its late rate stays well above 0
+    assert slopes()["eps-greedy 0.1"][1] > 2
+
+
+def test_ucb_constant_must_match_reward_scale(table):
+    textbook, tuned = table["UCB c = 2"], table["UCB c = 0.18"]
+    for h in HORIZONS:
+        assert tuned[h][0] < textbook[h][0]
+    assert textbook[20_000][0] > 3 * tuned[20_000][0]
+    assert textbook[20_000][2] <= 0.01  # not wrong, just over-cautious
+    assert textbook[20_000][0] > table["eps-greedy 0.1"][20_000][0]
+    s = slopes()
+    assert s["UCB c = 2"][1] > 5 * s["UCB c = 0.18"][1]  # still exploring late
+
+
+def test_thompson_needs_no_tuning_and_bends(table):
+    ts = table["Thompson"]
+    for h in HORIZONS:
+        assert ts[h][0] == min(t[h][0] for t in table.values())  # lowest regret
+    assert ts[20_000][0] / ts[2_000][0] < 3  # ten times the visitors, < 3x the loss
+    assert slopes()["Thompson"][2] < 0.15  # late loss rate a small share of early
+    assert ts[20_000][2] == 0.0
+
+
+def test_thompson_probability_matching():
+    shares = numbers(" ".join(ln.split("chance")[1] for ln in
+                              rec.output("thompson_sampling.py").splitlines()))
+    assert abs(sum(shares) - 1) < 0.002
+    assert shares[2] > shares[1] > shares[0]
+    later = numbers(rec.output("thompson_beliefs.py").split(":", 1)[1])
+    assert abs(sum(later) - 1) < 0.002
+    assert later[1] < shares[1] / 1.5  # more evidence, less exploration of B
+
+
+def test_discount_helps_when_rates_drift():
+    plain, faded = [numbers(ln.split(":", 1)[1])
+                    for ln in rec.output("drifting_rates.py").splitlines()]
+    assert faded[1] < 0.7 * plain[1]  # lost after the swap
+    assert faded[2] < plain[2]  # last 1,000 visitors
+    assert faded[0] > plain[0]  # the price: more loss before the swap
+
+
+def test_exercises():
+    pilot = [numbers(ln) for ln in rec.output("exercise_pilot_size.py").splitlines()[1:]]
+    wrong = [row[1] for row in pilot]
+    loss = [row[2] for row in pilot]
+    assert wrong == sorted(wrong, reverse=True)  # bigger pilots are wrong less often
+    assert min(loss) < loss[0] and min(loss) < loss[-1]  # U-shaped total loss
+    assert min(loss) > comparison()["Thompson"][20_000][0]
+    sweep = [numbers(ln) for ln in rec.output("exercise_ucb_sweep.py").splitlines()]
+    lost = [row[1] for row in sweep]
+    assert lost[0] > lost[1] > lost[2] > lost[3] < lost[4]  # falls, then rises again
+    assert sweep[4][2] > sweep[2][2]  # too small a constant locks on
+    greedy = [numbers(ln.split(":")[1]) for ln in
+              rec.output("exercise_optimistic_greedy.py").splitlines()]
+    assert greedy[1][0] < greedy[0][0] and greedy[1][1] < greedy[0][1]
+
+
+def test_bound_values_match_outputs(table):
+    assert rec.value('lost["Thompson", 20_000] | .1f') == f"{table['Thompson'][20_000][0]:.1f}"
+    assert rec.value('lost["pilot, 50 per page", 20_000] | .1f') == \
+        f"{table['pilot, 50 per page'][20_000][0]:.1f}"
+    assert rec.value('wrong["eps-greedy 0.01", 2_000] | .1%') == \
+        f"{table['eps-greedy 0.01'][2_000][2]:.1%}"
