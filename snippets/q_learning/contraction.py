@@ -1,0 +1,17 @@
+errors = np.abs(sweeps - V_star).max(axis=1)       # worst error after each sweep
+ratios = errors[1:] / errors[:-1]
+print("error after sweeps 0..6:", " ".join(f"{e:.4f}" for e in errors[:7]))
+print("ratio, sweeps 1..6:     ", " ".join(f"{q:.3f}" for q in ratios[:6]))
+print(f"largest ratio over all {len(ratios)} sweeps: {ratios[:-1].max():.3f}"
+      f" (gamma = {GAMMA})")
+
+fig, ax = plt.subplots(figsize=(7, 3.5))
+k = np.arange(len(errors))
+_ = ax.semilogy(k[:-1], errors[:-1], "o-", ms=3, label="max |V_k - V*|")
+_ = ax.semilogy(k, errors[0] * GAMMA**k, "--", label="bound: error_0 * gamma^k")
+_ = ax.set_xlabel("sweep k")
+_ = ax.set_ylabel("worst error (log scale)")
+_ = ax.set_title("Value iteration is a gamma-contraction")
+_ = ax.legend()
+fig.tight_layout()
+plt.show()
