@@ -11,14 +11,23 @@ window.MathJax = {
     processHtmlClass: "arithmatex",
   },
 };
-// Material swaps pages without reloading (instant navigation): typeset again.
+// MathJax typesets the page it loads on by itself. Material emits document$ for
+// that first page too, and again for every page it swaps in without a reload
+// (instant navigation): typeset only those later pages, once MathJax is ready.
 if (typeof document$ !== "undefined") {
+  let first = true;
   document$.subscribe(() => {
-    if (window.MathJax && MathJax.typesetPromise) {
-      MathJax.startup.output.clearCache();
+    if (first) {
+      first = false;
+      return;
+    }
+    if (!window.MathJax || !MathJax.startup || !MathJax.startup.promise) return;
+    MathJax.startup.promise.then(() => {
+      // The SVG output keeps glyphs in a font cache (tex-svg has no clearCache()).
+      if (MathJax.startup.output.clearFontCache) MathJax.startup.output.clearFontCache();
       MathJax.typesetClear();
       MathJax.texReset();
-      MathJax.typesetPromise();
-    }
+      return MathJax.typesetPromise();
+    });
   });
 }

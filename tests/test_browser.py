@@ -1,0 +1,418 @@
+"""The built site in a real browser (Debian's chromium), with no network.
+
+Every page is served from the strict build by a local HTTP server; any request to
+another host is blocked and counted as a failure, so a page passes only if it
+renders completely offline. One browser for the module; each page loads once, is
+measured on a desktop and on a phone-sized viewport, and the checks below read what
+that load recorded.
+"""
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import re
+import statistics
+import threading
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+if not CHROMIUM.exists():
+    pytest.skip(f"browser tests need {CHROMIUM}: install Debian's chromium: "
+                "apt-get install chromium", allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api", reason="pip install -r requirements.txt")
+
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+CHAPTERS = ["setup", "return-and-discount", "bandits", "q-learning", "policy-gradients", "ppo",
+            "rl-for-language-models"]
+PAGES = ["", *CHAPTERS]  # "" is the home page
+TIMEOUT_MS = 20_000  # per wait; a page typesets hundreds of formulas on a slow CI machine
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+NEXT_FRAME = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
+# Material 9.8 draws the copy button as button.md-code__button; older ones as .md-clipboard.
+COPY_BUTTON = '.md-clipboard, button.md-code__button[data-md-type="copy"]'
+# Material gives a diagram's SVG a *closed* shadow root; open it so the test can look inside.
+OPEN_SHADOW_ROOTS = """
+const attach = Element.prototype.attachShadow;
+Element.prototype.attachShadow = function (init) { return attach.call(this, {...init, mode: "open"}); };
+"""
+
+
+def page_id(path: str) -> str:
+    return path or "home"
+
+
+def url_of(path: str) -> str:
+    """A page's URL relative to the site root (MkDocs' directory URLs)."""
+    return path + "/" if path else ""
+
+
+# -- the server and the browser ---------------------------------------------------------------
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="module")
+def base_url(built_site):
+    handler = functools.partial(_QuietHandler, directory=str(built_site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}/"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield b
+        b.close()
+
+
+class Tab:
+    """One browser context and page; records every problem a load causes."""
+
+    def __init__(self, browser, base_url, **context_options):
+        self.base = base_url
+        self.problems: list[str] = []
+        self.context = browser.new_context(color_scheme="light", **context_options)
+        self.context.add_init_script(OPEN_SHADOW_ROOTS)
+        self.context.route("**/*", self._route)
+        self.page = self.context.new_page()
+        self.page.set_default_timeout(TIMEOUT_MS)
+        self.page.on("console", self._console)
+        self.page.on("pageerror", lambda exc: self.problems.append(f"uncaught error: {exc}"))
+        self.page.on("requestfailed", self._failed)
+        self.page.on("response", self._response)
+
+    def _route(self, route):
+        url = route.request.url
+        if url.startswith(self.base):
+            route.continue_()
+        else:
+            self.problems.append(f"request to another host (pages must render offline): {url}")
+            route.abort()
+
+    def _console(self, msg):
+        if msg.type == "error":
+            where = msg.location.get("url", "") if msg.location else ""
+            self.problems.append(f"console error: {msg.text} {where}".rstrip())
+
+    def _failed(self, request):
+        if request.url.startswith(self.base):
+            self.problems.append(f"request failed: {request.url} ({request.failure})")
+
+    def _response(self, response):
+        if response.status >= 400:
+            self.problems.append(f"HTTP {response.status}: {response.url}")
+
+    def open(self, path: str) -> list[str]:
+        """Load a page and wait until math, diagrams and images are done; return problems."""
+        self.problems = []
+        try:
+            self.page.goto(self.base + url_of(path), wait_until="load")
+        except sync_api.Error as exc:
+            self.problems.append(f"page did not load: {str(exc).splitlines()[0]}")
+            return self.problems
+        self.settle()
+        return self.problems
+
+    def settle(self):
+        page = self.page
+        try:
+            # MathJax typesets the page on startup; its promise resolves when that is done.
+            page.wait_for_function("() => !document.querySelector('.arithmatex') || "
+                                   "(window.MathJax && MathJax.startup && MathJax.startup.promise)")
+            page.evaluate("() => window.MathJax && MathJax.startup && MathJax.startup.promise")
+        except sync_api.Error as exc:
+            self.problems.append(f"MathJax did not start: {str(exc).splitlines()[0]}")
+        try:
+            # Material swaps each <pre class="mermaid"> for a <div class="mermaid"> holding the SVG.
+            page.wait_for_function("() => !document.querySelector('pre.mermaid') && "
+                                   "[...document.querySelectorAll('div.mermaid')]"
+                                   ".every(d => d.shadowRoot && d.shadowRoot.querySelector('svg'))")
+        except sync_api.Error:
+            self.problems.append("mermaid diagrams were not rendered within "
+                                 f"{TIMEOUT_MS / 1000:.0f} s")
+        try:
+            page.wait_for_function("() => [...document.images].every(i => i.complete)")
+        except sync_api.Error:
+            self.problems.append("images still loading")
+
+    def close(self):
+        self.context.close()
+
+
+# -- what one load of each page shows ---------------------------------------------------------
+INSPECT = r"""
+(copyButton) => {
+  const article = document.querySelector("article") || document.body;
+  const shown = el => !el.closest("details:not([open])");
+  const svgs = [...document.querySelectorAll("mjx-container > svg")];
+  // px per ex of the surrounding font: Material's `svg {max-width: 100%}` shrinks math.
+  const scale = svgs.filter(s => shown(s) && s.getBoundingClientRect().height > 0).map(s => [
+    s.getBoundingClientRect().height / parseFloat(s.getAttribute("height"))
+      / parseFloat(getComputedStyle(s.parentElement).fontSize),
+    s.parentElement.closest(".arithmatex").textContent.slice(0, 60)]);
+  const h1 = article.querySelector("h1");
+  const buttons = h1 ? [...(h1.nextElementSibling || h1).querySelectorAll("a.md-button")] : [];
+  const diagrams = [...document.querySelectorAll("div.mermaid")].map(d => {
+    const svg = d.shadowRoot && d.shadowRoot.querySelector("svg");
+    return {svg: !!svg, error: svg ? /syntax error/i.test(svg.textContent) : false,
+            width: svg ? svg.getBoundingClientRect().width : 0, shown: shown(d)};
+  });
+  const codes = [...article.querySelectorAll(".highlight pre > code")];
+  return {
+    title: h1 ? h1.textContent.replace("¶", "").trim() : "",
+    headings: [...article.querySelectorAll("h1, h2")].map(h => h.textContent.replace("¶", "")),
+    arithmatex: document.querySelectorAll(".arithmatex").length,
+    mjx: document.querySelectorAll("mjx-container").length,
+    raw: [...document.querySelectorAll(".arithmatex")]
+      .filter(e => !e.querySelector("mjx-container") || /\\\(|\\\[|\$\$/.test(
+        [...e.childNodes].filter(n => n.nodeType === 3).map(n => n.textContent).join("")))
+      .map(e => e.textContent.slice(0, 80)),
+    mathErrors: [...document.querySelectorAll('mjx-merror, [data-mml-node="merror"]')]
+      .map(e => (e.closest(".arithmatex") || e).textContent.slice(0, 80)),
+    scale,
+    diagrams,
+    premermaid: document.querySelectorAll("pre.mermaid").length,
+    images: [...article.querySelectorAll("img")].map(i => ({src: i.getAttribute("src"),
+      width: i.naturalWidth})),
+    codeBlocks: codes.length,
+    withoutCopy: codes.filter(c => !c.closest("pre").querySelector(copyButton))
+      .map(c => c.textContent.slice(0, 60)),
+    buttons: buttons.map(a => ({text: a.textContent.trim(), href: a.getAttribute("href"),
+      url: a.href, download: a.hasAttribute("download")})),
+  };
+}
+"""
+
+PHONE_INSPECT = r"""
+(copyButton) => {
+  const root = document.scrollingElement;
+  const limit = root.clientWidth + 1;
+  // Elements that stick out past the right edge and are not inside something that scrolls.
+  const inScroller = el => {
+    for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
+      const o = getComputedStyle(p).overflowX;
+      if (o === "auto" || o === "scroll" || o === "hidden" || o === "clip") return true;
+    }
+    return false;
+  };
+  const offenders = root.scrollWidth <= limit ? [] : [...document.querySelectorAll("article *")]
+    .filter(e => e.getBoundingClientRect().right > limit && !inScroller(e))
+    .slice(0, 5)
+    .map(e => `<${e.tagName.toLowerCase()} class="${e.getAttribute("class") || ""}"> ` +
+              `right edge ${Math.round(e.getBoundingClientRect().right)} px: ` +
+              e.textContent.trim().slice(0, 50));
+  const hiddenMath = [...document.querySelectorAll("div.arithmatex mjx-container > svg")]
+    .filter(s => !s.closest("details:not([open])") && s.getBoundingClientRect().width < 3)
+    .map(s => s.closest(".arithmatex").textContent.slice(0, 60));
+  return {scrollWidth: root.scrollWidth, clientWidth: root.clientWidth, offenders, hiddenMath};
+}
+"""
+
+
+def _sitemap_paths(site: Path) -> list[str]:
+    ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
+    locs = [e.text.strip() for e in ET.parse(site / "sitemap.xml").getroot().findall("s:url/s:loc", ns)]
+    home = min(locs, key=len)  # site_url itself
+    return [loc[len(home):].strip("/") for loc in locs]
+
+
+@pytest.fixture(scope="module")
+def site_pages(built_site):
+    """Every HTML page of the site, as paths relative to its root ("" is home)."""
+    return _sitemap_paths(built_site)
+
+
+@pytest.fixture(scope="module")
+def tab(browser, base_url):
+    """The one desktop tab: every page loads in it once, then search and the palette use it."""
+    t = Tab(browser, base_url, viewport=DESKTOP)
+    yield t
+    t.close()
+
+
+@pytest.fixture(scope="module")
+def desktop(tab, site_pages):
+    """Each page of the site loaded once: (problems, what it shows, what it shows on a phone).
+
+    The phone view is the same load with the viewport narrowed to a phone's: the pages set
+    `width=device-width`, so the layout is the one a 390 px wide phone gets.
+    """
+    seen = {}
+    for path in site_pages:
+        problems = list(tab.open(path))
+        shown = tab.page.evaluate(INSPECT, COPY_BUTTON)
+        tab.page.set_viewport_size(PHONE)
+        tab.page.evaluate(NEXT_FRAME)
+        on_phone = tab.page.evaluate(PHONE_INSPECT)
+        tab.page.set_viewport_size(DESKTOP)
+        tab.page.evaluate(NEXT_FRAME)
+        seen[path] = (problems, shown, on_phone)
+    return seen
+
+
+def _chapter(desktop, path):
+    if path not in desktop:
+        pytest.fail(f"page {page_id(path)!r} is not in the built site's sitemap.xml")
+    return desktop[path]
+
+
+# -- the checks -------------------------------------------------------------------------------
+def test_every_chapter_is_in_the_site(site_pages):
+    missing = [p for p in PAGES if p not in site_pages]
+    assert not missing, f"chapters missing from the built site: {missing}"
+
+
+def test_every_page_loads_with_no_errors_and_no_network(desktop):
+    bad = {page_id(p): problems for p, (problems, _, _) in desktop.items() if problems}
+    assert not bad, "pages with problems:\n" + "\n".join(
+        f"  {p}:\n" + "\n".join(f"    - {x}" for x in probs) for p, probs in bad.items())
+
+
+@pytest.mark.parametrize("path", PAGES, ids=page_id)
+def test_math_is_typeset(desktop, path):
+    _, shown, _ = _chapter(desktop, path)
+    if not shown["arithmatex"]:
+        pytest.skip("no math on this page")
+    assert shown["mjx"] > 0, "MathJax typeset nothing: is assets/vendor/mathjax/tex-svg.js served?"
+    assert not shown["raw"], f"math left as raw TeX: {shown['raw'][:5]}"
+    assert not shown["mathErrors"], f"TeX errors: {shown['mathErrors'][:5]}"
+    ratios = [r for r, _ in shown["scale"]]
+    if ratios:
+        typical = statistics.median(ratios)
+        small = [text for r, text in shown["scale"] if r < 0.8 * typical]
+        assert not small, f"math drawn smaller than the text around it: {small[:5]}"
+
+
+@pytest.mark.parametrize("path", PAGES, ids=page_id)
+def test_diagrams_become_svg(desktop, path):
+    _, shown, _ = _chapter(desktop, path)
+    if not shown["diagrams"] and not shown["premermaid"]:
+        pytest.skip("no mermaid diagram on this page")
+    assert shown["premermaid"] == 0, "a mermaid block was left as text"
+    assert all(d["svg"] for d in shown["diagrams"]), "a mermaid block has no SVG"
+    assert not any(d["error"] for d in shown["diagrams"]), "mermaid drew a syntax error"
+    assert all(d["width"] > 0 for d in shown["diagrams"] if d["shown"]), "an empty diagram"
+
+
+@pytest.mark.parametrize("path", PAGES, ids=page_id)
+def test_figures_load(desktop, path):
+    _, shown, _ = _chapter(desktop, path)
+    broken = [i["src"] for i in shown["images"] if not i["width"]]
+    assert not broken, f"images that did not load: {broken}"
+
+
+@pytest.mark.parametrize("path", CHAPTERS)
+def test_code_blocks_have_copy_buttons(desktop, path):
+    _, shown, _ = _chapter(desktop, path)
+    assert shown["codeBlocks"] > 0, "a chapter without code blocks"
+    assert not shown["withoutCopy"], f"code blocks without a copy button: {shown['withoutCopy'][:3]}"
+
+
+@pytest.mark.parametrize("path", CHAPTERS)
+def test_notebook_buttons_under_the_title(desktop, base_url, built_site, path):
+    _, shown, _ = _chapter(desktop, path)
+    buttons = shown["buttons"]
+    download = [b for b in buttons if b["download"]]
+    assert download, f"no 'Download notebook' button under the title; found {buttons}"
+    nb = download[0]["url"]
+    assert nb.startswith(base_url) and nb.endswith(".ipynb"), (
+        f"'Download notebook' links {download[0]['href']!r}, not a .ipynb file")
+    assert (built_site / nb[len(base_url):]).is_file(), f"{nb} is not in the site"
+    colab = [b for b in buttons if "colab.research.google.com" in (b["href"] or "")]
+    if colab:  # colab_base is set: it must open the same notebook on the gh-pages branch
+        href = colab[0]["href"]
+        assert href.startswith("https://colab.research.google.com/github/"), href
+        assert href.endswith("/" + nb[len(base_url):]), (href, nb)
+
+
+# -- search -----------------------------------------------------------------------------------
+WORD = re.compile(r"[A-Za-z]{5,}")
+STOP = {"about", "after", "their", "there", "these", "those", "which", "where", "while", "would",
+        "could", "should", "between", "other", "every", "first", "right", "using", "under",
+        "chapter", "exercises", "exercise", "summary", "questions", "reading", "papers",
+        "further", "answer", "answers", "solution", "solutions", "learning", "reinforcement"}
+
+
+def distinctive_word(path: str, desktop, index_docs) -> str:
+    """The word from the chapter's h1/h2 headings that the fewest other pages contain."""
+    _, shown, _ = desktop[path]
+    words = [w for h in shown["headings"] for w in WORD.findall(h) if w.lower() not in STOP]
+    assert words, f"no searchable word in the headings of {path}: {shown['headings']}"
+    others = [text for loc, text in index_docs.items() if loc != path]
+
+    def spread(word):
+        pattern = re.compile(rf"\b{re.escape(word)}\b", re.IGNORECASE)
+        return sum(bool(pattern.search(t)) for t in others), -len(word)
+
+    return min(dict.fromkeys(words), key=spread)
+
+
+@pytest.fixture(scope="module")
+def index_docs(built_site):
+    """Text of each page, from the search index the site ships."""
+    docs = json.loads((built_site / "search" / "search_index.json").read_text())["docs"]
+    pages = {}
+    for d in docs:
+        loc = d["location"].split("#")[0]
+        pages[loc] = pages.get(loc, "") + " " + d.get("title", "") + " " + d.get("text", "")
+    return {loc.rstrip("/").removesuffix("index.html").rstrip("/"): t for loc, t in pages.items()}
+
+
+@pytest.mark.parametrize("path", CHAPTERS)
+def test_search_finds_each_chapter(tab, desktop, index_docs, path):
+    _chapter(desktop, path)
+    tab.problems = []
+    word = distinctive_word(path, desktop, index_docs)
+    page = tab.page
+    box = page.locator("input.md-search__input")
+    box.click()
+    box.fill("")
+    box.press_sequentially(word.lower())
+    target = f"/{path}/"
+    try:
+        page.wait_for_function(
+            "target => [...document.querySelectorAll('.md-search-result__item a')]"
+            ".some(a => new URL(a.href).pathname.startsWith(target))", arg=target)
+    except sync_api.Error:
+        found = page.eval_on_selector_all(".md-search-result__item a", "as => as.map(a => a.href)")
+        meta = page.locator(".md-search-result__meta").inner_text()
+        pytest.fail(f"searching {word!r} did not find {target} ({meta!r}); results: {found[:8]}")
+    finally:
+        page.keyboard.press("Escape")
+    assert not tab.problems, tab.problems
+
+
+# -- dark mode and phones ---------------------------------------------------------------------
+def test_dark_mode_toggle(tab, desktop):
+    tab.problems = []
+    page = tab.page
+    scheme = "() => document.body.getAttribute('data-md-color-scheme')"
+    assert page.evaluate(scheme) == "default", "the light palette is not the default"
+    toggle = page.locator('form[data-md-component="palette"] label.md-header__button')
+    toggle.locator("visible=true").first.click()
+    page.wait_for_function(f"() => ({scheme})() === 'slate'")
+    toggle.locator("visible=true").first.click()
+    page.wait_for_function(f"() => ({scheme})() === 'default'")
+    assert not tab.problems, tab.problems
+
+
+@pytest.mark.parametrize("path", CHAPTERS)
+def test_phone_has_no_horizontal_scroll(desktop, path):
+    _, _, shown = _chapter(desktop, path)
+    assert shown["scrollWidth"] <= shown["clientWidth"] + 1, (
+        f"the page scrolls sideways on a {PHONE['width']} px phone "
+        f"({shown['scrollWidth']} > {shown['clientWidth']}); wide content must scroll in its own "
+        f"box: {shown['offenders']}")
+    assert not shown["hiddenMath"], f"display math drawn with no width: {shown['hiddenMath'][:3]}"
