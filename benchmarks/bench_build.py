@@ -33,7 +33,7 @@ def main():
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         copy = Path(tmp) / "book"
-        for name in ["docs", "snippets", "mkdocs.yml"]:
+        for name in ["docs", "snippets", "bookrun", "mkdocs.yml"]:
             src = ROOT / name
             (shutil.copytree if src.is_dir() else shutil.copy)(src, copy / name)
         cold = build(copy, execute=True)  # no figure cache in the copy: every chapter runs
