@@ -215,3 +215,18 @@ def test_check_flags_a_typed_number_the_code_no_longer_produces(tmp_path):
     book.build(force=True)
     [problem] = book.check()
     assert problem.startswith("docs/demo.md:4: 0.25 is typed in the prose")
+
+
+def test_editing_one_chapter_re_executes_only_that_chapter(tmp_path):
+    logs = []
+    book = make_book(tmp_path, "# Demo\n@run demo/a.py\n", {"a.py": "print(1)\n"}, logs=logs)
+    (tmp_path / "docs" / "other.md").write_text("# Other\n@run other/b.py\n")
+    (book.snippets_root / "other").mkdir()
+    (book.snippets_root / "other" / "b.py").write_text("print(2)\n")
+    book.build()
+    logs.clear()
+    (book.snippets_root / "other" / "b.py").write_text("print(3)\n")
+    records = book.build()
+    assert records["other"].output("b.py") == "3\n"
+    assert sorted(line.split()[1:3] for line in logs) == [["demo", "reused"],
+                                                         ["other", "executed"]]
