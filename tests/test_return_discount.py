@@ -190,6 +190,9 @@ def test_step_cost_sweep_regimes():
     assert sweep[0.0][0] == "←" and sweep[0.0][3] == 0.0  # free steps: wait, never fall
     for c in (-0.04, -0.1):
         assert sweep[c][:3] == ("↑", "↑", 0)  # safe detour over row 0
+        assert round(1 / 9, 3) <= sweep[c][3] < 0.15  # "close to the 1/9 of the first move"
+        assert rec.value(f"sweep[{c}][3] | .3f") == f"{sweep[c][3]:.3f}"
+    assert sweep[-0.04][3] == round(1 / 9, 3)
     assert sweep[-0.2][:3] == ("↑", "→", 0)  # shortcut along the edge, no dive
     assert 0.3 < sweep[-0.2][3] < 0.45
     assert rec.value("sweep[-0.2][3] | .2f") == f"{sweep[-0.2][3]:.2f}"
@@ -223,6 +226,7 @@ def test_exercise_gamma_threshold():
     first = float(re.search(r"moves up from gamma = ([\d.]+)", out).group(1))
     assert 0.5 < first < 0.99  # waits at 0.5, moves at 0.99
     assert "does S wait for every gamma below that? True" in out
+    assert "does S move up for every gamma from there on? True" in out
     assert "summed over 100 gammas: 0" in out
 
 

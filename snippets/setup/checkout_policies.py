@@ -6,12 +6,13 @@ def simulate_shop(policy, n=100_000, seed=0):
     total = np.zeros(n)
     first = None
     while active.any():
-        # one page per customer, drawn from that customer's row of the policy
+        # one page per customer from its row of the policy: the page is the number
+        # of cumulative probabilities a uniform draw exceeds (inverse-CDF sampling)
         cdf = policy[device].cumsum(axis=1)
         page = (rng.random(n)[:, None] > cdf).sum(axis=1)
         bought = (rng.random(n) < BUY[device, page]) & active
         total += bought
-        first = bought.mean() if first is None else first
+        first = bought.mean() if first is None else first  # keep visit 1 only
         active &= rng.random(n) < COME_BACK[page]
         device = (rng.random(n) >= P_MOBILE).astype(int)
     return first, total.mean()

@@ -1,9 +1,12 @@
 import matplotlib.pyplot as plt
 
+# a phone shrinks each figure to its screen width: draw small, write large
+plt.rcParams["font.size"] = 11
+
 def plot_corridor_visits():
     """Bars: simulated visits per episode; dots: the exact expectation."""
     squares = np.arange(1, 8)
-    fig, ax = plt.subplots(figsize=(7, 3.5), layout="constrained")
+    fig, ax = plt.subplots(figsize=(6, 3.6), layout="constrained")
     for k, p in enumerate(P_RIGHTS):
         x = squares + (k - 1) * 0.27
         ax.bar(x, visits_per_episode[p][1:-1], width=0.27, label=f"p(right) = {p}")
@@ -12,7 +15,7 @@ def plot_corridor_visits():
     ax.set_xticklabels(["0.1\nend"] + [str(s) for s in squares] + ["1.0\nend"])
     ax.set_xlabel("square (both ends stop the episode)")
     ax.set_ylabel("visits per episode")
-    ax.set_title("Where each policy spends its time (dots: exact expectation)")
+    ax.set_title("Where each policy spends its time (dots: exact)")
     ax.legend(frameon=False)
     plt.show()
 

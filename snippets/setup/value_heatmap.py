@@ -3,14 +3,14 @@ def plot_values(grid, title):
     shown = grid.copy()
     shown[GOAL] = shown[PIT] = np.nan  # their value is 0: nothing follows
     cmap = plt.get_cmap("RdYlGn").with_extremes(bad="lightgrey")
-    fig, ax = plt.subplots(figsize=(7, 3.5), layout="constrained")
+    fig, ax = plt.subplots(figsize=(5.6, 3.6), layout="constrained")
     image = ax.imshow(shown, cmap=cmap, vmin=-1, vmax=1)
-    names = {WALL: "wall", GOAL: "goal\n+1 on arrival", PIT: "pit\n-1 on arrival"}
+    names = {WALL: "wall", GOAL: "goal\n+1", PIT: "pit\n−1"}
     for (r, c), v in np.ndenumerate(grid):
         text = names.get((r, c), f"{v:+.3f}")
         if (r, c) == START:
             text += "\nstart"
-        ax.text(c, r, text, ha="center", va="center", fontsize=9)
+        ax.text(c, r, text, ha="center", va="center", fontsize=11)
     ax.set_xticks(range(COLS))
     ax.set_yticks(range(ROWS))
     ax.set_xlabel("column")
