@@ -51,6 +51,9 @@ def test_reward_model_learns_correctness_and_length_bias():
     agree = float(re.search(r"([\d.]+)%", line("bradley_terry_reward_model.py",
                                                "agrees")).group(1))
     assert 75 < agree < 100
+    # "close to the ceiling": every pair with one correct answer (about half), and the
+    # rest at best 3 times in 4, gives about 87%
+    assert abs(agree - 87) < 2.5
 
 
 # ---- closed-form optimum (exact) ------------------------------------------------
@@ -193,6 +196,9 @@ def test_length_hacking_true_quality_falls_without_leash():
     assert best > start and end < start            # improves, then falls below the start
     assert leash[3] > best - 0.15                  # the leash holds near the peak
     assert free[4] > leash[4]                      # the proxy is higher without it
+    best_step = int(re.search(r"step (\d+)", line("length_reward_hacking.py",
+                                                   "beta 0.0")).group(1))
+    assert best_step < 150                         # the best checkpoint is an early one
 
 
 # ---- exercises ------------------------------------------------------------------
