@@ -16,7 +16,7 @@ def plot_beliefs(snapshots):
             ax.plot(x, beta_pdf(x, 1 + k, 1 + m - k), lw=1.5, label=f"{p}: {k}/{m}")
         ax.set_xlabel("sign-up rate")
         ax.set_title(title)
-        ax.legend(fontsize=8)
+        ax.legend(fontsize=9)
     axes[0].set_ylabel("belief (density)")
     fig.tight_layout()
 

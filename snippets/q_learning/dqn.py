@@ -46,6 +46,7 @@ def train_dqn(buffer, sync, lr, updates=800, act=5, batch=32, seed=0):
             S[t], A[t], S2[t] = s, a, s2
             s, t = np.where(TERMINAL[s2], START, s2), t + 1
         lo = np.maximum(0, t - buffer)[:, None]      # replay the last buffer[i]
+        # i is a (time, run) index pair: each run samples `batch` of its own moves
         i = lo + (rng.random((k, batch)) * (t - lo)).astype(int), run[:, None]
         future = np.where(TERMINAL[S2[i]], 0.0, frozen[run[:, None], S2[i]].max(-1))
         y = torch.as_tensor(R_BASE[S[i], S2[i]] + GAMMA * future, dtype=torch.float32)

@@ -17,8 +17,12 @@ V_fl, _ = value_iteration(R_fl, P_fl, G_FL, live)
 pi_fl = backup(V_fl, R_fl, P_fl, G_FL).argmax(axis=1)
 
 def success(pi, limit=100):
-    """Exact chance of reaching G within the time limit, for deterministic pi."""
-    M = np.einsum("...sa,sat->...st", np.eye(n_a)[pi], P_fl)
+    """Exact chance of reaching G within the time limit. Like policy_value, pi
+    holds actions (..., 16) or action probabilities (..., 16, 4)."""
+    pi = np.asarray(pi)
+    if pi.dtype.kind in "iu":
+        pi = np.eye(n_a)[pi]
+    M = np.einsum("...sa,sat->...st", pi, P_fl)
     M[..., ~live, :] = np.eye(n_s)[~live]
     return np.linalg.matrix_power(M, limit)[..., 0, desc.index("G")]
 

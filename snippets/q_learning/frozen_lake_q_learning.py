@@ -13,7 +13,7 @@ for t in range(30_000):
     target = r + (0.0 if terminated else G_FL * Q_fl[s2].max())
     Q_fl[s, a] += 0.1 * (target - Q_fl[s, a])
     s = s2
-    if terminated or truncated:                     # time limit: bootstrap, reset
+    if terminated or truncated:                     # either way, a new episode
         wins.append(r)
         ends.append(t + 1)
         s, _ = env.reset()
@@ -25,3 +25,5 @@ v_learned = policy_value(pi_learned, R_fl, P_fl, G_FL, live)[0]
 print(f"{len(wins)} episodes; share won among the last 500: {np.mean(wins[-500:]):.3f}")
 print(f"greedy policy reaches G with probability {success(pi_learned):.3f}"
       f" (optimum {success(pi_fl):.3f}); V(start) {v_learned:.3f} vs {V_fl[0]:.3f}")
+explorer = eps_soft(pi_learned, 0.05)               # the same policy, 5 % random
+print(f"with 5 % random actions it reaches G with probability {success(explorer):.3f}")

@@ -12,7 +12,7 @@ def td_update(Q, s, a, r, s2, a2, end, alpha=0.1, gamma=GAMMA):
     return delta
 
 Q = np.zeros((1, N_S, N_A))                    # one run, all estimates start at 0
-one = lambda x: np.array([x])
+one = lambda x: np.array([x])                  # a batch of one run
 d1 = td_update(Q, one(14), one(1), one(1.0), one(15), one(0), one(True))
 d2 = td_update(Q, one(13), one(1), one(STEP_COST), one(14), one(1), one(False))
 print(f"14 -> goal:  TD error {d1[0]:+.3f}, Q[14, >] = {Q[0, 14, 1]:+.4f}")
