@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -43,7 +44,7 @@ def execute(chapter: Chapter, root: Path, snippets_root: Path, scratch: Path,
     figdir = work / "figures"
     rel = os.path.relpath(snippets_root, root)
     job = {
-        "page": str(chapter.page),
+        "page": os.path.relpath(chapter.page, root),
         "cwd": str(root),
         "figdir": str(figdir),
         "steps": [{
@@ -52,6 +53,15 @@ def execute(chapter: Chapter, root: Path, snippets_root: Path, scratch: Path,
             "binding_lines": {b.body: b.line for b in s.bindings},
         } for s in chapter.steps],
     }
+    try:
+        result = _run_worker(chapter, root, work, job, timeout)
+    except BaseException:
+        shutil.rmtree(work, ignore_errors=True)  # a failed run leaves no scratch behind
+        raise
+    return Executed(result["steps"], figdir, work)
+
+
+def _run_worker(chapter: Chapter, root: Path, work: Path, job: dict, timeout: float) -> dict:
     (work / "job.json").write_text(json.dumps(job))
     env = dict(os.environ, **WORKER_ENV)
     proc = subprocess.Popen(
@@ -81,4 +91,4 @@ def execute(chapter: Chapter, root: Path, snippets_root: Path, scratch: Path,
         if e["output"].strip():
             text += "\n--- output before the error ---\n" + e["output"].rstrip()[-2000:]
         raise ExecutionError(f"chapter {chapter.name!r} failed in {text}")
-    return Executed(result["steps"], figdir, work)
+    return result

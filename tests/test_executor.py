@@ -69,6 +69,7 @@ def test_exception_names_snippet_line_and_traceback(tmp_path):
     assert 'File "snippets/demo/a.py", line 2, in half' in text  # the traceback
     assert "before" in text  # what it printed before failing
     assert not record_path("demo", book.snippets_root).exists()  # nothing half-written
+    assert not any((book.cache / "scratch").iterdir())  # and no scratch left behind
 
 
 def test_timeout_kills_the_chapter_and_names_the_snippet(tmp_path):
