@@ -130,8 +130,9 @@ def test_variance_is_not_signal():
     # the episode's own mean removes signal with the noise: ratio no better
     assert own_mean[0] < raw[0] and own_mean[1] < 0.6 * raw[1]
     assert own_mean[2] < 1.1 * raw[2]
-    # standardising: variance down by > 100x, ratio barely moves
-    assert raw[0] / std[0] > 100 and std[2] < 1.3 * raw[2]
+    # standardising: variance down by more than a thousand (the self-test says so),
+    # ratio barely moves
+    assert raw[0] / std[0] > 1000 and std[2] < 1.3 * raw[2]
     assert std[2] < const[2]
 
 

@@ -54,6 +54,7 @@ def test_fisher_numbers():
     out = rec.output("fisher_check.py")
     assert "exact      = 1.918e-04" in out
     assert "F delta       = 1.927e-04" in out
+    assert "old probabilities p       = [0.461 0.229 0.309]" in out  # the table row
 
 
 def test_kl_leash():

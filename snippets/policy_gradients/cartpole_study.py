@@ -21,6 +21,6 @@ for ax, offset, title in zip(axes, (0, 6), ("no baseline", "leave-one-out baseli
     _ = ax.set(xlabel="episode (end of the 50-episode window)", title=title)
 
 _ = axes[0].set_ylabel("episode length, mean of 50")
-_ = axes[1].legend(fontsize=7, ncol=2)
+_ = axes[1].legend(fontsize=9, ncol=2, loc="upper left")
 plt.tight_layout()
 plt.show()

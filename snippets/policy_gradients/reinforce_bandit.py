@@ -8,7 +8,9 @@ def reinforce_bandit(win, pulls, runs, lr, offset=0.0, baseline=False, seed=0):
     history = [softmax(z)]
     for t in range(pulls):
         pi = softmax(z)
-        a = (rng.random((runs, 1)) > pi.cumsum(1)).sum(1)  # one draw per row
+        # inverse CDF: the arm index is how many cumulative probabilities a uniform
+        # draw exceeds, one draw per row
+        a = (rng.random((runs, 1)) > pi.cumsum(1)).sum(1)
         r = offset + (rng.random(runs) < win[a])
         # baseline: mean of the earlier rewards (the reward itself on pull one)
         b = (mean_reward if t else r) if baseline else 0.0

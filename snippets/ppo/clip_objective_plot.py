@@ -14,7 +14,8 @@ def plot_clip_objective(eps=0.2):
         ax.set_xlabel("ratio rho = pi_new / pi_old")
         ax.set_title(f"advantage A = {adv:+.0f}")
     axes[0].set_ylabel("per-sample objective")
-    axes[0].legend(fontsize=8, loc="upper left")
+    # the right panel's upper right is empty for A = -1: room for the legend
+    axes[1].legend(fontsize=9, loc="upper right")
     plt.tight_layout()
     plt.show()
 

@@ -1,5 +1,6 @@
 # gradient of J at theta = 0: sum_s d(s) sum_a dpi(a)/dtheta A(s,a)
-fisher0 = np.diag(pi0) - np.outer(pi0, pi0)   # = d pi / d theta for a softmax
+# the softmax Jacobian d pi / d theta; for a softmax it is also the Fisher matrix
+fisher0 = np.diag(pi0) - np.outer(pi0, pi0)
 grad_J = fisher0 @ (d0 @ A0)
 u = grad_J / np.linalg.norm(grad_J)           # unit step direction
 
@@ -36,13 +37,13 @@ def plot_surrogate_vs_true():
     ax1.axvspan(0, t_trust, color="C2", alpha=0.12, label="KL <= 0.05")
     ax1.set_xlabel("step size t along the policy gradient")
     ax1.set_ylabel("improvement")
-    ax1.legend(fontsize=8)
+    ax1.legend(fontsize=9)
     ax2.plot(ts, kl_line, color="C3", label="exact KL(old || new)")
     ax2.plot(ts, quad, "--", color="C3", label="Fisher: t^2 uFu / 2")
     ax2.axhline(0.05, color="gray", ls=":", lw=1)
     ax2.set_xlabel("step size t")
     ax2.set_ylabel("KL")
-    ax2.legend(fontsize=8)
+    ax2.legend(fontsize=9)
     fig.suptitle("Two-state problem: the surrogate keeps promising, the truth turns")
     plt.tight_layout()
     plt.show()
