@@ -1,7 +1,6 @@
 """The MkDocs plugin: execute (or reuse) chapters before pages are read, then render."""
 from __future__ import annotations
 
-import os
 import posixpath
 from pathlib import Path
 

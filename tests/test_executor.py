@@ -2,7 +2,6 @@
 import json
 import os
 import textwrap
-from pathlib import Path
 
 import pytest
 

@@ -2,12 +2,11 @@
 import re
 
 from bookrun.record import load_record
+from recorded import numbers
 
 rec = load_record("ppo")
 
 
-def numbers(text):
-    return [float(x) for x in re.findall(r"[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?", text)]
 
 
 def val(body):

@@ -2,20 +2,13 @@
 import re
 
 from bookrun.record import load_record
+from recorded import first_line, numbers
 
 rec = load_record("q_learning")
 
 
-def numbers(text):
-    return [float(x) for x in re.findall(r"[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?", text)]
-
-
 def line(snippet, start):
-    """The first printed line of `snippet` that starts with `start` (stripped)."""
-    for ln in rec.output(snippet).splitlines():
-        if ln.strip().startswith(start):
-            return ln
-    raise AssertionError(f"{snippet}: no line starting with {start!r}")
+    return first_line(rec, snippet, start)
 
 
 def value(body):

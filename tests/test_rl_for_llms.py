@@ -1,21 +1,18 @@
 """Chapter 7 (RL for language models): exact values and stated findings, on the record."""
 import re
 
+import recorded
 from bookrun.record import load_record
 
 rec = load_record("rl_for_llms")
 
 
 def numbers(text):
-    return [float(x) for x in re.findall(r"[-+]?\d+\.\d+(?:e[-+]?\d+)?", text)]
+    return recorded.numbers(text, decimals_only=True)
 
 
 def line(snippet, prefix):
-    """The first output line of `snippet` that starts with `prefix` (stripped)."""
-    for ln in rec.output(snippet).splitlines():
-        if ln.strip().startswith(prefix):
-            return ln.strip()
-    raise AssertionError(f"{snippet}: no line starting with {prefix!r}")
+    return recorded.first_line(rec, snippet, prefix)
 
 
 def table(snippet, first_col="beta"):

@@ -3,13 +3,14 @@ import re
 
 import pytest
 
+import recorded
 from bookrun.record import load_record
 
 rec = load_record("setup")
 
 
 def numbers(line):
-    return [float(x) for x in re.findall(r"[-+]?\d+\.\d+(?:e[-+]?\d+)?", line)]
+    return recorded.numbers(line, decimals_only=True)
 
 
 def rows(snippet, prefix):
