@@ -44,14 +44,13 @@ def main(argv=None) -> int:
 
 def run_page(book: Book, pages) -> int:
     import time
-    from .session import execute
     for page in pages:
         chapter = read_chapter(Path(page), book.snippets_root)
         if chapter is None:
             print(f"{page}: no @run directive")
             continue
         t0 = time.perf_counter()
-        run = execute(chapter, book.root, book.snippets_root, book.cache / "scratch", book.timeout)
+        run = book.run(chapter)
         for step, res in zip(chapter.steps, run.steps):
             print(f"==> {step.snippet}")
             print(res["output"], end="" if res["output"].endswith("\n") else "\n")

@@ -119,7 +119,7 @@ class Book:
             raise ExecutionError("\n\n".join(sorted(errors)))
         return results
 
-    def _run(self, chapter: Chapter) -> Executed:
+    def run(self, chapter: Chapter) -> Executed:
         return execute(chapter, self.root, self.snippets_root, self.cache / "scratch", self.timeout)
 
     def build(self, chapters=None, force=False) -> dict[str, Record]:
@@ -131,7 +131,7 @@ class Book:
             rec = None if force else self.fresh_record(ch)
             verb = "reused record"
             if rec is None:
-                run = self._run(ch)
+                run = self.run(ch)
                 rec, verb = self._commit(ch, run), "executed"
                 shutil.rmtree(run.workdir, ignore_errors=True)
             self.log(f"bookrun: {ch.name:<18} {verb} in {time.perf_counter() - t0:.1f} s")
@@ -145,7 +145,7 @@ class Book:
 
         def task(ch):
             t0 = time.perf_counter()
-            run = self._run(ch)
+            run = self.run(ch)
             got = self._record_of(ch, run)
             expected = read_if_valid(record_path(ch.name, self.snippets_root))
             where = os.path.relpath(record_path(ch.name, self.snippets_root), self.root)

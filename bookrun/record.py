@@ -92,20 +92,24 @@ def record_path(chapter_name: str, snippets_root: Path | None = None) -> Path:
     return (snippets_root or ROOT / "snippets") / chapter_name / RECORD_NAME
 
 
-def load_record(chapter_name: str, snippets_root: Path | None = None) -> Record:
-    """The committed record of a chapter (raises if missing or corrupt)."""
-    path = record_path(chapter_name, snippets_root)
+def read_record(path: Path) -> Record:
+    """Parse a record file; any missing, corrupt or malformed file raises ValueError."""
     try:
         return Record.from_json(path.read_text(encoding="utf-8"))
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise ValueError(f"{path}: unreadable record ({type(exc).__name__}: {exc})") from None
 
 
+def load_record(chapter_name: str, snippets_root: Path | None = None) -> Record:
+    """The committed record of a chapter (raises if missing or corrupt)."""
+    return read_record(record_path(chapter_name, snippets_root))
+
+
 def read_if_valid(path: Path) -> Record | None:
     """A record to trust, or None when it is missing or corrupt (then re-execute)."""
     try:
-        return Record.from_json(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError, KeyError, TypeError):
+        return read_record(path)
+    except ValueError:
         return None
 
 

@@ -81,11 +81,11 @@ def main(job_path, result_path):
     install_figure_capture(figdir, state)
     namespace = {"__name__": "__main__", "__builtins__": __builtins__}
     results, error = [], None
-    real_out, real_err = sys.stdout, sys.stderr
+    progress = sys.stderr  # the parent reads which snippet started, e.g. on a timeout
     for step in job["steps"]:
         path = step["path"]
         state.update(stem=Path(path).stem, count=0, figures=[])
-        print(f"bookrun: start {path}", file=real_err, flush=True)
+        print(f"bookrun: start {path}", file=progress, flush=True)
         buffer = io.StringIO()
         try:
             source = Path(path).read_text(encoding="utf-8")
@@ -125,7 +125,6 @@ def main(job_path, result_path):
             break
         results.append({"path": path, "output": output, "figures": list(state["figures"]),
                         "values": values})
-    sys.stdout, sys.stderr = real_out, real_err
     Path(result_path).write_text(json.dumps({"steps": results, "error": error}))
 
 
