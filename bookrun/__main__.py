@@ -28,10 +28,13 @@ def main(argv=None) -> int:
         if args.command == "update":
             book.build(chapters, force=True)
             return 0
-        problems = book.check(chapters)
+        checked = book.check(chapters)
     except (PageError, ExecutionError) as exc:
         print(f"bookrun: error: {exc}", file=sys.stderr)
         return 1
+    for note in checked.notes:
+        print(f"bookrun: note: {note}", file=sys.stderr)
+    problems = checked.problems
     for p in problems:
         print(p + "\n", file=sys.stderr)
     if problems:

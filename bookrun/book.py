@@ -12,7 +12,8 @@ from pathlib import Path
 
 from .page import Chapter, read_chapter
 from .prose import unexplained_numbers
-from .record import ROOT, Record, read_if_valid, record_path, sha256, stamp, versions, write_atomic
+from .record import (ROOT, Record, figures_path, read_if_valid, record_path, release, sha256,
+                     stamp, versions, write_atomic)
 from .session import DEFAULT_TIMEOUT, ExecutionError, Executed, execute
 
 
@@ -23,6 +24,7 @@ class Book:
     snippets_root: Path | None = None
     cache: Path | None = None
     timeout: float = DEFAULT_TIMEOUT
+    frozen: bool = False  # a stale record is an error, never re-executed (publishing)
     jobs: int = os.cpu_count() or 2
     log = staticmethod(lambda msg: print(msg, file=sys.stderr, flush=True))
 
@@ -52,11 +54,12 @@ class Book:
         raise SystemExit(f"no chapter named {name!r}")
 
     def figure_dir(self, name: str) -> Path:
-        return self.cache / "figures" / name
+        """Committed beside the record, so a fresh clone builds without executing."""
+        return figures_path(name, self.snippets_root)
 
     # -- records --------------------------------------------------------------------
     def fresh_record(self, chapter: Chapter) -> Record | None:
-        """The committed record if it matches the code and its figures are cached."""
+        """The committed record if it matches the code and its figures are in place."""
         rec = read_if_valid(record_path(chapter.name, self.snippets_root))
         if rec is None or rec.stamp != stamp(chapter, self.snippets_root):
             return None
@@ -77,7 +80,8 @@ class Book:
                 "figures": [{"name": n, "sha256": sha256(run.figdir / n)} for n in res["figures"]],
             })
             values.update(res["values"])
-        return Record(chapter.name, stamp(chapter, self.snippets_root), versions(), snippets, values)
+        return Record(chapter.name, stamp(chapter, self.snippets_root), versions(), snippets,
+                      values, run.platform)
 
     def _install_figures(self, chapter: Chapter, run: Executed) -> None:
         target = self.figure_dir(chapter.name)
@@ -86,10 +90,8 @@ class Book:
         shutil.rmtree(old, ignore_errors=True)
         if target.exists():
             target.rename(old)
-        if run.figdir.exists():
+        if run.figdir.exists() and any(run.figdir.iterdir()):
             shutil.move(str(run.figdir), str(target))
-        else:
-            target.mkdir()
         shutil.rmtree(old, ignore_errors=True)
 
     def _commit(self, chapter: Chapter, run: Executed) -> Record:
@@ -130,6 +132,10 @@ class Book:
             t0 = time.perf_counter()
             rec = None if force else self.fresh_record(ch)
             verb = "reused record"
+            if rec is None and self.frozen:
+                raise ExecutionError(f"{os.path.relpath(record_path(ch.name, self.snippets_root), self.root)}"
+                                     ": stale or missing (frozen build: run `python -m bookrun "
+                                     "update` and commit the record and its _figures/)")
             if rec is None:
                 run = self.run(ch)
                 rec, verb = self._commit(ch, run), "executed"
@@ -139,36 +145,65 @@ class Book:
 
         return self._execute_all(chapters, task)
 
-    def check(self, chapters=None) -> list[str]:
-        """Execute every chapter fresh; return readable diffs against the records."""
+    def check(self, chapters=None) -> "Checked":
+        """Execute every chapter fresh and judge it against its committed record."""
         chapters = self.chapters() if chapters is None else chapters
 
         def task(ch):
             t0 = time.perf_counter()
             run = self.run(ch)
             got = self._record_of(ch, run)
-            expected = read_if_valid(record_path(ch.name, self.snippets_root))
-            where = os.path.relpath(record_path(ch.name, self.snippets_root), self.root)
-            problems = compare(ch, expected, got, where)
+            shutil.rmtree(run.workdir, ignore_errors=True)  # committed figures stay as they are
+            path = record_path(ch.name, self.snippets_root)
+            expected = read_if_valid(path)
+            problems, notes = compare(ch, expected, got, os.path.relpath(path, self.root),
+                                      os.path.relpath(ch.page, self.root))
             problems += unexplained_numbers(ch, got, self.snippets_root,
                                             os.path.relpath(ch.page, self.root))
-            if not problems:
-                self._install_figures(ch, run)  # identical: a later build can reuse them
-            shutil.rmtree(run.workdir, ignore_errors=True)
             verdict = "matches its record" if not problems else "DIFFERS from its record"
             self.log(f"bookrun: {ch.name:<18} {verdict} ({time.perf_counter() - t0:.1f} s)")
-            return problems
+            return problems, notes, got
 
         found = self._execute_all(chapters, task)
-        return [p for ch in chapters for p in found[ch.name]]
+        return Checked([p for ch in chapters for p in found[ch.name][0]],
+                       [n for ch in chapters for n in found[ch.name][1]],
+                       {ch.name: found[ch.name][2] for ch in chapters})
 
 
-def compare(chapter: Chapter, expected: Record | None, got: Record, where: str) -> list[str]:
+@dataclass
+class Checked:
+    problems: list[str]  # each fails the check
+    notes: list[str]  # what a reader of the check should know: other platform, versions
+    fresh: dict[str, Record]  # this machine's run of each chapter (the chapter tests read it)
+
+
+def compare(chapter: Chapter, expected: Record | None, got: Record, where: str,
+            page: str) -> tuple[list[str], list[str]]:
+    """Problems and notes. Outputs are the judge; version strings alone never fail.
+
+    Every output must be identical, except that a snippet marked `platform-bound`
+    (and the values bound after it) is compared exactly only on the platform that
+    recorded it; elsewhere its findings are judged by the chapter's tests.
+    """
     if expected is None:
-        return [f"{where}: missing or unreadable record"]
-    problems = []
-    if expected.versions != got.versions:
-        problems.append(f"{where}: recorded with {expected.versions}, running {got.versions}")
+        return [f"{where}: missing or unreadable record"], []
+    problems, notes = [], []
+    if expected.stamp != got.stamp:
+        problems.append(f"{where}: stale: the chapter's snippets or bindings changed since "
+                        "it was recorded")
+    if release(expected.versions) != release(got.versions):
+        notes.append(f"{where}: recorded with {release(expected.versions)}, running "
+                     f"{release(got.versions)}; the outputs decide")
+    same_platform = expected.platform == got.platform
+    bound = {s.snippet for s in chapter.steps if s.platform_bound}
+    if not same_platform:
+        notes.append(f"{where}: recorded on {expected.platform}, running on {got.platform}: "
+                     f"{len(bound)} platform-bound snippet(s) judged by their findings "
+                     f"(tests/test_{chapter.name}.py): {', '.join(sorted(bound)) or 'none'}")
+    exact = lambda snippet: same_platform or snippet not in bound  # noqa: E731
+    hint = ("" if same_platform else
+            " (recorded on another platform: round what it prints, or mark a chaotic "
+            "experiment `platform-bound` on its @run line)")
     old = {s["snippet"]: s for s in expected.snippets}
     for s in got.snippets:
         name = f"snippets/{s['snippet']}"
@@ -176,19 +211,25 @@ def compare(chapter: Chapter, expected: Record | None, got: Record, where: str) 
         if e is None:
             problems.append(f"{name}: not in the record")
             continue
+        if not exact(s["snippet"]):
+            continue
         if e["output"] != s["output"]:
             diff = difflib.unified_diff(e["output"].splitlines(), s["output"].splitlines(),
                                         "expected (record)", "got (fresh run)", lineterm="")
-            problems.append(f"{name}: output differs\n" + "\n".join(diff))
+            problems.append(f"{name}: output differs{hint}\n" + "\n".join(diff))
         if [f["sha256"] for f in e["figures"]] != [f["sha256"] for f in s["figures"]]:
-            problems.append(f"{name}: figures differ: expected "
+            problems.append(f"{name}: figures differ{hint}: expected "
                             f"{[f['name'] for f in e['figures']]}, got "
                             f"{[f['name'] for f in s['figures']]} (or their bytes changed)")
-    for body, text in got.values.items():
-        if expected.values.get(body) != text:
-            problems.append(f"{chapter.page}: {{{{ {body} }}}} expected "
-                            f"{expected.values.get(body)!r}, got {text!r}")
+    for step in chapter.steps:
+        if not exact(step.snippet):
+            continue
+        for b in step.bindings:
+            text = got.values.get(b.body)
+            if expected.values.get(b.body) != text:
+                problems.append(f"{page}:{b.line}: {{{{ {b.body} }}}} expected "
+                                f"{expected.values.get(b.body)!r}, got {text!r}{hint}")
     gone = set(old) - {s["snippet"] for s in got.snippets}
     if gone:
         problems.append(f"{where}: records snippets no longer on the page: {sorted(gone)}")
-    return problems
+    return problems, notes

@@ -5,7 +5,13 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-DIRECTIVE = re.compile(r"^(?P<indent>[ \t]*)@run[ \t]+(?P<path>\S+)[ \t]*$")
+DIRECTIVE = re.compile(r"^(?P<indent>[ \t]*)@run[ \t]+(?P<path>\S+)(?P<flags>(?:[ \t]+\S+)*)[ \t]*$")
+# Words an author may put after the path, e.g. `@run ppo/train_compare.py platform-bound`.
+FLAGS = {
+    # A chaotic experiment (RL training): exact on the platform that recorded it; on
+    # another CPU its findings are checked instead (the chapter's tests).
+    "platform-bound",
+}
 # `{{ expr }}` or `{{ expr | format-spec }}`; the spec is whatever follows the last `|`.
 BOUND = re.compile(r"\{\{ (?P<body>.+?) \}\}")
 FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
@@ -40,6 +46,11 @@ class Step:
     snippet: str  # path relative to the snippets root, e.g. "setup/corridor.py"
     line: int  # the directive's line in the page
     bindings: list[Binding] = field(default_factory=list)
+    flags: frozenset[str] = frozenset()
+
+    @property
+    def platform_bound(self) -> bool:
+        return "platform-bound" in self.flags
 
 
 @dataclass
@@ -82,7 +93,12 @@ def read_chapter(page: Path, snippets_root: Path, shown_as: str | None = None) -
             rel = m.group("path")
             if not (snippets_root / rel).is_file():
                 raise PageError(shown, number, f"snippet not found: {snippets_root / rel}")
-            steps.append(Step(rel, number))
+            flags = frozenset(m.group("flags").split())
+            unknown = sorted(flags - FLAGS)
+            if unknown:
+                raise PageError(shown, number, f"unknown word(s) after @run {rel}: "
+                                f"{', '.join(unknown)} (known: {', '.join(sorted(FLAGS))})")
+            steps.append(Step(rel, number, flags=flags))
             continue
         for b in BOUND.finditer(line):
             if not steps:

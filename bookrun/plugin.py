@@ -23,6 +23,7 @@ HOME = "home"  # the snippets of the home page: not a chapter, so no notebook
 
 class BookrunConfig(Config):
     execute = c.Type(bool, default=True)  # False: show code only (a plain build)
+    frozen = c.Type(bool, default=False)  # True: a stale record fails the build (publishing)
     timeout = c.Type((int, float), default=DEFAULT_TIMEOUT)  # seconds per chapter
     snippets_dir = c.Type(str, default="snippets")
     colab_base = c.Optional(c.Type(str))  # e.g. https://colab.research.google.com/github/O/R/blob/gh-pages
@@ -33,7 +34,7 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
         root = Path(config.config_file_path).resolve().parent
         self.book = Book(root=root, docs_dir=Path(config.docs_dir),
                          snippets_root=root / self.config.snippets_dir,
-                         timeout=float(self.config.timeout))
+                         timeout=float(self.config.timeout), frozen=self.config.frozen)
         self.book.log = lambda msg: log.info(msg.removeprefix("bookrun: "))
         return config
 

@@ -13,6 +13,7 @@ from pathlib import Path
 from .page import Chapter
 
 RECORD_NAME = "_record.json"
+FIGURES_NAME = "_figures"  # committed beside the record: snippets/<chapter>/_figures/
 # The libraries whose versions can change what a snippet prints.
 LIBRARIES = ("numpy", "matplotlib", "torch", "gymnasium")
 ROOT = Path(__file__).resolve().parent.parent
@@ -20,6 +21,7 @@ WORKER = Path(__file__).with_name("worker.py")
 
 
 def versions() -> dict[str, str]:
+    """The exact versions running now (kept in a record for information)."""
     found = {"python": platform.python_version()}
     for name in LIBRARIES:
         try:
@@ -29,11 +31,24 @@ def versions() -> dict[str, str]:
     return found
 
 
+def release(versions_: dict[str, str]) -> dict[str, str]:
+    """Versions as far as they can matter: Python major.minor, no local tags (`+cpu`)."""
+    out = {}
+    for name, v in versions_.items():
+        v = v.split("+", 1)[0]
+        out[name] = ".".join(v.split(".")[:2]) if name == "python" else v
+    return out
+
+
 def stamp(chapter: Chapter, snippets_root: Path) -> str:
-    """Hash of everything that decides the chapter's outputs."""
+    """Hash of the code that decides the chapter's outputs.
+
+    Library versions and the CPU are deliberately left out: a record is reused on
+    any machine (the site shows what was checked), and `check` re-executes to judge
+    whether this machine still prints the same (see Book.check).
+    """
     h = hashlib.sha256()
     h.update(WORKER.read_bytes())  # how snippets are run and captured
-    h.update(json.dumps(versions(), sort_keys=True).encode())
     for step in chapter.steps:
         h.update(step.snippet.encode() + b"\0")
         h.update((snippets_root / step.snippet).read_bytes() + b"\0")
@@ -49,9 +64,12 @@ def sha256(path: Path) -> str:
 class Record:
     chapter: str
     stamp: str
-    versions: dict
+    versions: dict  # exact versions it was produced with (informative)
     snippets: list[dict]  # {"snippet", "output", "figures": [{"name", "sha256"}]}
     values: dict[str, str] = field(default_factory=dict)
+    # What the session ran on: CPU architecture, torch's kernel set, NumPy's SIMD
+    # dispatch, the BLAS and its core (worker.platform_fingerprint).
+    platform: dict = field(default_factory=dict)
 
     def output(self, name: str) -> str:
         """What the snippet printed; `name` is its file name or path under snippets/."""
@@ -72,6 +90,7 @@ class Record:
             "chapter": self.chapter,
             "stamp": self.stamp,
             "versions": self.versions,
+            "platform": self.platform,
             # Lists of lines keep a changed output readable in a diff.
             "snippets": [dict(s, output=s["output"].split("\n")) for s in self.snippets],
             "values": self.values,
@@ -85,11 +104,16 @@ class Record:
         for s in snippets:
             if not isinstance(s["snippet"], str) or not isinstance(s["figures"], list):
                 raise ValueError("malformed snippet entry")
-        return cls(data["chapter"], data["stamp"], data["versions"], snippets, data["values"])
+        return cls(data["chapter"], data["stamp"], data["versions"], snippets, data["values"],
+                   data.get("platform", {}))
 
 
 def record_path(chapter_name: str, snippets_root: Path | None = None) -> Path:
     return (snippets_root or ROOT / "snippets") / chapter_name / RECORD_NAME
+
+
+def figures_path(chapter_name: str, snippets_root: Path | None = None) -> Path:
+    return (snippets_root or ROOT / "snippets") / chapter_name / FIGURES_NAME
 
 
 def read_record(path: Path) -> Record:

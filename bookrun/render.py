@@ -23,7 +23,14 @@ def fenced(text: str, info: str, indent: str) -> list[str]:
     return [indent + ln if ln else ln for ln in lines]
 
 
-def render_step(snippet_path: str, code: str, snippet: dict | None, figure_url, indent: str) -> str:
+PLATFORM_NOTE = ("*Platform-bound output: these digits are exact on the machine that recorded "
+                 "the book. Training is chaotic, so another CPU prints other digits; the "
+                 "tests check the findings the text states on every platform.*"
+                 "{ .bookrun-platform }")
+
+
+def render_step(snippet_path: str, code: str, snippet: dict | None, figure_url, indent: str,
+                platform_bound: bool = False) -> str:
     """The code block, then (when executed) the output block and the figures."""
     out = fenced(code, f'python title="{snippet_path}"', indent)
     if snippet is not None:
@@ -34,6 +41,8 @@ def render_step(snippet_path: str, code: str, snippet: dict | None, figure_url, 
         for n, fig in enumerate(snippet["figures"], start=1):
             alt = f"Figure {n} shown by {posixpath.basename(snippet_path)}"
             out += ["", f'{indent}![{alt}]({figure_url(fig["name"])}){{ .bookrun-figure }}']
+        if platform_bound:
+            out += ["", indent + PLATFORM_NOTE]
     return "\n".join(out)
 
 
@@ -56,7 +65,8 @@ def render_page(markdown: str, chapter, record, read_code, page_uri: str, notebo
         if m:
             rel = m.group("path")
             lines.append(render_step(f"snippets/{rel}", read_code(rel), by_snippet.get(rel),
-                                     figure_url, m.group("indent")))
+                                     figure_url, m.group("indent"),
+                                     "platform-bound" in m.group("flags").split()))
             continue
         if not in_code:
             line = BOUND.sub(lambda b: render_value(b.group("body").strip(), record), line)

@@ -35,6 +35,7 @@ class Executed:
     steps: list[dict]  # {"path", "output", "figures": [file names], "values"}
     figdir: Path  # where the figures were written (a fresh temporary folder)
     workdir: Path  # the session's scratch folder, removed once the run is recorded
+    platform: dict  # worker.platform_fingerprint() of the session
 
 
 def execute(chapter: Chapter, root: Path, snippets_root: Path, scratch: Path,
@@ -58,7 +59,7 @@ def execute(chapter: Chapter, root: Path, snippets_root: Path, scratch: Path,
     except BaseException:
         shutil.rmtree(work, ignore_errors=True)  # a failed run leaves no scratch behind
         raise
-    return Executed(result["steps"], figdir, work)
+    return Executed(result["steps"], figdir, work, result["platform"])
 
 
 def _run_worker(chapter: Chapter, root: Path, work: Path, job: dict, timeout: float) -> dict:

@@ -64,6 +64,28 @@ def install_figure_capture(figdir: Path, state: dict):
     plt.show = show
 
 
+def platform_fingerprint() -> dict:
+    """What decides this session's floating-point paths, for the libraries it used.
+
+    Read after the last snippet, so a chapter that never imported torch is not
+    tied to torch's kernels. Environment variables such as ATEN_CPU_CAPABILITY,
+    NPY_DISABLE_CPU_FEATURES and OPENBLAS_CORETYPE change these, as another CPU would.
+    """
+    import platform
+
+    found = {"machine": platform.machine()}
+    if "numpy" in sys.modules:
+        from numpy._core import _multiarray_umath as umath
+        from threadpoolctl import threadpool_info
+
+        found["numpy_simd"] = [t for t in umath.__cpu_dispatch__ if umath.__cpu_features__.get(t)]
+        found["blas"] = sorted(f"{i['internal_api']} {i.get('architecture') or ''}".strip()
+                               for i in threadpool_info() if i["user_api"] == "blas")
+    if "torch" in sys.modules:
+        found["torch_cpu"] = sys.modules["torch"].backends.cpu.get_cpu_capability()
+    return found
+
+
 def run_snippet(path, source, namespace):
     tree = ast.parse(source, filename=path)
     lint(path, source, tree)
@@ -125,7 +147,9 @@ def main(job_path, result_path):
             break
         results.append({"path": path, "output": output, "figures": list(state["figures"]),
                         "values": values})
-    Path(result_path).write_text(json.dumps({"steps": results, "error": error}))
+    fingerprint = platform_fingerprint() if error is None else {}
+    Path(result_path).write_text(json.dumps({"steps": results, "error": error,
+                                             "platform": fingerprint}))
 
 
 if __name__ == "__main__":

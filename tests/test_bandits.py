@@ -3,9 +3,10 @@ import re
 
 import pytest
 
-from bookrun.record import load_record
 
-rec = load_record("bandits")
+from recorded import fresh
+
+rec = fresh("bandits")  # this machine's run (tests/recorded.py)
 HORIZONS = (2_000, 20_000)
 PILOTS = ("pilot, 50 per page", "pilot, 300 per page")
 BANDITS = ("eps-greedy 0.1", "eps-greedy 0.01", "UCB c = 2", "UCB c = 0.18", "Thompson")

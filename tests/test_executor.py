@@ -141,7 +141,7 @@ def test_warm_build_reuses_and_edits_invalidate_the_whole_chapter(tmp_path):
     assert "executed" in logs[2] and rec.output("b.py") == "30\n"
 
 
-def test_deleted_figure_cache_is_re_executed(tmp_path):
+def test_deleted_committed_figure_is_re_executed(tmp_path):
     logs = []
     book = make_book(tmp_path, "# Demo\n@run demo/plot.py\n", {"plot.py": PLOT}, logs=logs)
     book.build()
@@ -184,14 +184,15 @@ def test_check_reports_a_readable_diff_and_update_fixes_it(tmp_path):
     book = make_book(tmp_path, "# Demo\n@run demo/a.py\n\nIt is {{ x }}.\n",
                      {"a.py": "x = 5\nprint('x is', x)\n"})
     book.build()
-    assert book.check() == []
+    assert book.check().problems == []
     (book.snippets_root / "demo" / "a.py").write_text("x = 6\nprint('x is', x)\n")
-    problems = book.check()
-    assert problems[0].startswith("snippets/demo/a.py: output differs")
-    assert "-x is 5" in problems[0] and "+x is 6" in problems[0]
-    assert "{{ x }} expected '5', got '6'" in problems[1]
+    stale, output, value = book.check().problems
+    assert stale.startswith("snippets/demo/_record.json: stale")
+    assert output.startswith("snippets/demo/a.py: output differs")
+    assert "-x is 5" in output and "+x is 6" in output
+    assert value.startswith("docs/demo.md:4: {{ x }} expected '5', got '6'")
     book.build(force=True)
-    assert book.check() == []
+    assert book.check().problems == []
 
 
 def test_two_fresh_executions_are_byte_identical(tmp_path):
@@ -210,10 +211,10 @@ def test_check_flags_a_typed_number_the_code_no_longer_produces(tmp_path):
             "sum 1.5, see arXiv 1706.03741.\n<!-- bookrun: derived 1.5 -->\n")
     book = make_book(tmp_path, page, {"a.py": "rate = 0.25\nprint(f'{1/3:.4f}')\n"})
     book.build()
-    assert book.check() == []  # 0.25 is in the code, 0.33 rounds a printed 0.3333
+    assert book.check().problems == []  # 0.25 is in the code, 0.33 rounds a printed 0.3333
     (book.snippets_root / "demo" / "a.py").write_text("rate = 0.3\nprint(f'{1/3:.4f}')\n")
     book.build(force=True)
-    [problem] = book.check()
+    [problem] = book.check().problems
     assert problem.startswith("docs/demo.md:4: 0.25 is typed in the prose")
 
 
@@ -230,3 +231,110 @@ def test_editing_one_chapter_re_executes_only_that_chapter(tmp_path):
     assert records["other"].output("b.py") == "3\n"
     assert sorted(line.split()[1:3] for line in logs) == [["demo", "reused"],
                                                          ["other", "executed"]]
+
+
+# -- records on other machines: platform, versions, committed figures -------------------
+BOUND_PAGE = "# Demo\n@run demo/a.py\n@run demo/b.py platform-bound\n\nIt got {{ y }}.\n"
+BOUND_CODE = {"a.py": "import numpy as np\nprint(np.arange(3) * 2)\n",
+              "b.py": "y = 41 + 1\nprint('trained to', y)\n"}
+
+
+def edit_record(book, **changes):
+    path = record_path("demo", book.snippets_root)
+    data = json.loads(path.read_text())
+    for key, change in changes.items():
+        data[key] = change(data[key])
+    path.write_text(json.dumps(data))
+
+
+def test_record_says_what_it_ran_on(tmp_path):
+    book = make_book(tmp_path, BOUND_PAGE, BOUND_CODE)
+    rec = book.build()["demo"]
+    assert rec.platform["machine"] and rec.platform["numpy_simd"] is not None
+    assert rec.platform["blas"]  # numpy was used, so its BLAS and core are named
+    assert "torch_cpu" not in rec.platform  # torch was never imported: not tied to it
+
+
+def test_platform_bound_output_is_exact_on_its_platform_only(tmp_path):
+    book = make_book(tmp_path, BOUND_PAGE, BOUND_CODE)
+    book.build()
+    # a chaotic run that came out differently on the recording machine
+    edit_record(book, snippets=lambda ss: [dict(s, output=["trained to 40", ""])
+                                           if s["snippet"] == "demo/b.py" else s for s in ss],
+                values=lambda v: {"y": "40"})
+    problems = book.check().problems
+    assert any(p.startswith("snippets/demo/b.py: output differs") for p in problems)
+    assert any("{{ y }} expected '40', got '42'" in p for p in problems)
+    # recorded elsewhere: the platform-bound snippet is left to the chapter's tests
+    edit_record(book, platform=lambda p: dict(p, machine="another-cpu"))
+    checked = book.check()
+    assert checked.problems == []
+    assert "1 platform-bound snippet(s) judged by their findings" in checked.notes[0]
+    assert checked.fresh["demo"].output("b.py") == "trained to 42\n"
+
+
+def test_exact_snippet_differing_on_another_platform_fails_with_a_hint(tmp_path):
+    book = make_book(tmp_path, BOUND_PAGE, BOUND_CODE)
+    book.build()
+    edit_record(book, platform=lambda p: dict(p, machine="another-cpu"),
+                snippets=lambda ss: [dict(s, output=["[0 2 5]", ""])
+                                     if s["snippet"] == "demo/a.py" else s for s in ss])
+    [problem] = book.check().problems
+    assert problem.startswith("snippets/demo/a.py: output differs (recorded on another "
+                              "platform: round what it prints")
+
+
+def test_a_changed_constant_fails_the_check_on_any_platform(tmp_path):
+    book = make_book(tmp_path, BOUND_PAGE, BOUND_CODE)
+    book.build()
+    edit_record(book, platform=lambda p: dict(p, machine="another-cpu"))
+    (book.snippets_root / "demo" / "b.py").write_text("y = 41 + 2\nprint('trained to', y)\n")
+    [problem] = book.check().problems  # its output is not compared here, its code is
+    assert problem == ("snippets/demo/_record.json: stale: the chapter's snippets or bindings "
+                       "changed since it was recorded")
+
+
+def test_version_strings_alone_never_fail(tmp_path):
+    book = make_book(tmp_path, BOUND_PAGE, BOUND_CODE)
+    book.build()
+    # another micro release of Python and a wheel without the local `+cpu` tag: same release
+    edit_record(book, versions=lambda v: dict(v, python=v["python"].rsplit(".", 1)[0] + ".99",
+                                              torch="2.13.0+cpu"))
+    checked = book.check()
+    assert checked.problems == [] and checked.notes == []
+    assert book.build()["demo"].versions["python"].endswith(".99")  # reused, not re-executed
+    edit_record(book, versions=lambda v: dict(v, numpy="1.0.0"))
+    checked = book.check()
+    assert checked.problems == []
+    assert "'numpy': '1.0.0'" in checked.notes[0] and "the outputs decide" in checked.notes[0]
+
+
+def test_figures_are_committed_beside_the_record(tmp_path):
+    book = make_book(tmp_path, "# Demo\n@run demo/plot.py\n", {"plot.py": PLOT})
+    book.build()
+    assert [p.name for p in (book.snippets_root / "demo" / "_figures").iterdir()] == [
+        "plot-1.svg"]
+    (book.snippets_root / "demo" / "plot.py").write_text("print('no figure now')\n")
+    book.build()
+    assert not (book.snippets_root / "demo" / "_figures").exists()  # no stale figure left
+
+
+def test_frozen_build_reuses_records_and_refuses_stale_ones(tmp_path):
+    logs = []
+    book = make_book(tmp_path, BOUND_PAGE, BOUND_CODE, logs=logs)
+    book.build()
+    frozen = Book(root=tmp_path, frozen=True)
+    frozen.log = logs.append
+    assert frozen.build()["demo"].output("b.py") == "trained to 42\n"
+    assert "reused record" in logs[-1]
+    (book.snippets_root / "demo" / "a.py").write_text("print(1)\n")
+    with pytest.raises(ExecutionError, match=r"snippets/demo/_record.json: stale or missing "
+                                             r"\(frozen build"):
+        frozen.build()
+
+
+def test_unknown_word_after_the_snippet_path_names_the_line(tmp_path):
+    book = make_book(tmp_path, "# Demo\n\n@run demo/a.py platfrom-bound\n", {"a.py": "x = 1\n"})
+    with pytest.raises(PageError, match=r"docs/demo.md:3: unknown word\(s\) after @run "
+                                        r"demo/a.py: platfrom-bound"):
+        book.chapters()

@@ -1,10 +1,9 @@
 """Chapter 6 (PPO): exact values and the findings the prose states, on the record."""
 import re
 
-from bookrun.record import load_record
-from recorded import numbers
+from recorded import fresh, numbers
 
-rec = load_record("ppo")
+rec = fresh("ppo")  # this machine's run (tests/recorded.py)
 
 
 

@@ -1,10 +1,9 @@
 """Chapter 4 (Q-learning): exact values and the findings the prose states, on the record."""
 import re
 
-from bookrun.record import load_record
-from recorded import first_line, numbers
+from recorded import first_line, fresh, numbers
 
-rec = load_record("q_learning")
+rec = fresh("q_learning")  # this machine's run (tests/recorded.py)
 
 
 def line(snippet, start):

@@ -4,9 +4,10 @@ import re
 import pytest
 
 import recorded
-from bookrun.record import load_record
 
-rec = load_record("setup")
+from recorded import fresh
+
+rec = fresh("setup")  # this machine's run (tests/recorded.py)
 
 
 def numbers(line):
@@ -150,9 +151,8 @@ def test_gridworld_model():
 def test_bellman_solution_and_residual():
     out = rec.output("bellman_solve.py")
     assert "V(start) = -0.4033" in out
-    residual = float(re.search(r"= (\S+)$", out.strip().splitlines()[-1]).group(1))
-    assert residual < 1e-14
-    assert rec.value("residual | .0e") == f"{residual:.0e}"
+    # the bound, not round-off digits that differ between CPUs
+    assert out.strip().splitlines()[-1] == "max |V - (R_pi + gamma P_pi V)| < 1e-14: True"
 
 
 def test_value_map_findings():

@@ -7,6 +7,7 @@ slow = np.array([discounted_return(ep[t:], g) for t in range(len(ep))])
 steps = np.arange(len(ep))
 W = np.triu(g ** (steps[None, :] - steps[:, None]).clip(min=0))
 matrix = W @ ep
-print(f"backward pass vs direct sums : {np.abs(fast - slow).max():.1e}")
-print(f"backward pass vs matrix form : {np.abs(fast - matrix).max():.1e}")
+# Agreement up to round-off, whose digits vary from CPU to CPU: print the bound.
+print(f"backward pass vs direct sums, gap < 1e-12 : {np.abs(fast - slow).max() < 1e-12}")
+print(f"backward pass vs matrix form, gap < 1e-12 : {np.abs(fast - matrix).max() < 1e-12}")
 print(f"direct sums add {len(ep) * (len(ep) + 1) // 2} terms; the pass adds {len(ep)}")

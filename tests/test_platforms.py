@@ -1,0 +1,64 @@
+"""The book on another CPU's floating-point paths, simulated on this one.
+
+Environment variables make torch, NumPy and OpenBLAS take the portable kernels a
+different CPU (an ARM laptop, an AVX-512 runner) would: the check and every chapter
+test must still pass there, and a changed constant must still fail it.
+"""
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from bookrun.book import Book
+
+ROOT = Path(__file__).resolve().parent.parent
+# torch without AVX2, NumPy without AVX/AVX2/FMA dispatch, OpenBLAS on an old core.
+PORTABLE = {"ATEN_CPU_CAPABILITY": "default", "NPY_DISABLE_CPU_FEATURES": "AVX2 FMA3 F16C AVX",
+            "OPENBLAS_CORETYPE": "Prescott"}
+FINGERPRINT = ("import numpy, torch, json; from bookrun.worker import platform_fingerprint; "
+               "print(json.dumps(platform_fingerprint()))")
+
+
+def run(args, extra_env, **kw):
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1", **extra_env)
+    return subprocess.run(args, cwd=kw.pop("cwd", ROOT), env=env, capture_output=True,
+                          text=True, **kw)
+
+
+def test_the_settings_really_change_the_kernels():
+    native = run([sys.executable, "-c", FINGERPRINT], {}).stdout
+    portable = run([sys.executable, "-c", FINGERPRINT], PORTABLE).stdout
+    assert '"torch_cpu": "DEFAULT"' in portable and '"Prescott"' in portable
+    assert native != portable
+
+
+def test_check_and_chapter_findings_pass_on_portable_kernels():
+    """`python -m pytest` of the check and every chapter test, on the other kernels."""
+    tests = ["tests/test_book.py::test_every_chapter_matches_its_record",
+             *sorted(str(p.relative_to(ROOT)) for p in (ROOT / "tests").glob("test_*.py")
+                     if p.stem not in {"test_book", "test_platforms", "test_browser",
+                                       "test_budgets", "test_plugin"})]
+    proc = run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *tests],
+               PORTABLE, timeout=1800)
+    assert proc.returncode == 0, proc.stdout[-6000:] + proc.stderr[-2000:]
+
+
+def test_a_changed_constant_fails_the_check_on_both_kernels(tmp_path, monkeypatch):
+    copy = tmp_path / "book"
+    for part in ("docs", "snippets"):
+        shutil.copytree(ROOT / part, copy / part)
+    snippet = copy / "snippets" / "setup" / "bellman_solve.py"
+    text = snippet.read_text()
+    assert "pi = np.full((S, A), 1 / A)" in text
+    snippet.write_text(text.replace("pi = np.full((S, A), 1 / A)",
+                                    "pi = np.full((S, A), 1 / A) * 0.999"))
+    book = Book(root=copy)
+    book.log = lambda msg: None
+    for env in ({}, PORTABLE):
+        for name, value in env.items():
+            monkeypatch.setenv(name, value)  # the session inherits them
+        problems = book.check([book.chapter("setup")]).problems
+        assert problems[0].startswith("snippets/setup/_record.json: stale")
+        assert any(p.startswith("snippets/setup/bellman_solve.py: output differs")
+                   for p in problems)
