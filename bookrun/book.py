@@ -197,9 +197,11 @@ def compare(chapter: Chapter, expected: Record | None, got: Record, where: str,
     same_platform = expected.platform == got.platform
     bound = {s.snippet for s in chapter.steps if s.platform_bound}
     if not same_platform:
-        notes.append(f"{where}: recorded on {expected.platform}, running on {got.platform}: "
-                     f"{len(bound)} platform-bound snippet(s) judged by their findings "
-                     f"(tests/test_{chapter.name}.py): {', '.join(sorted(bound)) or 'none'}")
+        judged = (f"{len(bound)} platform-bound snippet(s) judged by their findings "
+                  f"(tests/test_{chapter.name}.py): {', '.join(sorted(bound))}" if bound
+                  else "every output compared exactly")
+        notes.append(f"{where}: recorded on {expected.platform}, running on "
+                     f"{got.platform}: {judged}")
     exact = lambda snippet: same_platform or snippet not in bound  # noqa: E731
     hint = ("" if same_platform else
             " (recorded on another platform: round what it prints, or mark a chaotic "

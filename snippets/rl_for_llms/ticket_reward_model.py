@@ -20,5 +20,7 @@ agree_fast = np.mean(rm_fast[win_fast] > rm_fast[lose_fast])
 print(f"{len(win_fast)} pairs; weights json {w_fast[0]:+.2f}, length {w_fast[1]:+.2f},"
       f" friendly {w_fast[2]:+.2f}; agreement {agree_fast:.0%}")
 
-for k in np.argsort(-rm_fast):
+# Two answers look the same to this model; rounding makes the tie exact on every CPU,
+# and a stable sort then lists them in a fixed order.
+for k in np.argsort(-rm_fast.round(6), kind="stable"):
     print(f"   RM {rm_fast[k]:+.2f}  true {ticket_true[k]:+.2f}  {ticket[k]}")
