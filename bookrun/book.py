@@ -39,10 +39,11 @@ class Book:
             chapter = read_chapter(page, self.snippets_root, shown_as=shown)
             if chapter:
                 found.append(chapter)
-        names = [c.name for c in found]
         for c in found:
-            if names.count(c.name) > 1:
-                raise ExecutionError(f"snippets/{c.name}/ is used by more than one page")
+            users = [os.path.relpath(o.page, self.root) for o in found if o.name == c.name]
+            if len(users) > 1:
+                raise ExecutionError(f"snippets/{c.name}/ is used by more than one page: "
+                                     f"{', '.join(users)}")
         return found
 
     def chapter(self, name: str) -> Chapter:
@@ -149,9 +150,9 @@ class Book:
             got = self._record_of(ch, run)
             expected = read_if_valid(record_path(ch.name, self.snippets_root))
             where = os.path.relpath(record_path(ch.name, self.snippets_root), self.root)
-            problems = compare(ch, expected, got, where)
-            problems += unexplained_numbers(ch, got, self.snippets_root,
-                                            os.path.relpath(ch.page, self.root))
+            page = os.path.relpath(ch.page, self.root)
+            problems = compare(ch, expected, got, where, page)
+            problems += unexplained_numbers(ch, got, self.snippets_root, page)
             if not problems:
                 self._install_figures(ch, run)  # identical: a later build can reuse them
             shutil.rmtree(run.workdir, ignore_errors=True)
@@ -163,7 +164,8 @@ class Book:
         return [p for ch in chapters for p in found[ch.name]]
 
 
-def compare(chapter: Chapter, expected: Record | None, got: Record, where: str) -> list[str]:
+def compare(chapter: Chapter, expected: Record | None, got: Record, where: str,
+            page: str | None = None) -> list[str]:
     if expected is None:
         return [f"{where}: missing or unreadable record"]
     problems = []
@@ -186,7 +188,7 @@ def compare(chapter: Chapter, expected: Record | None, got: Record, where: str) 
                             f"{[f['name'] for f in s['figures']]} (or their bytes changed)")
     for body, text in got.values.items():
         if expected.values.get(body) != text:
-            problems.append(f"{chapter.page}: {{{{ {body} }}}} expected "
+            problems.append(f"{page or chapter.page}: {{{{ {body} }}}} expected "
                             f"{expected.values.get(body)!r}, got {text!r}")
     gone = set(old) - {s["snippet"] for s in got.snippets}
     if gone:

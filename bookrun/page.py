@@ -1,14 +1,26 @@
 """Read a chapter page: its `@run` directives and `{{ }}` bound values, in order."""
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-DIRECTIVE = re.compile(r"^(?P<indent>[ \t]*)@run[ \t]+(?P<path>\S+)[ \t]*$")
+# `@run <chapter>/<file>.py [word ...]`: trailing words are options (FLAGS, LIMITS).
+DIRECTIVE = re.compile(
+    r"^(?P<indent>[ \t]*)@run[ \t]+(?P<path>\S+)(?P<words>(?:[ \t]+\S+)*)[ \t]*$")
 # `{{ expr }}` or `{{ expr | format-spec }}`; the spec is whatever follows the last `|`.
 BOUND = re.compile(r"\{\{ (?P<body>.+?) \}\}")
 FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
+
+
+# Options a directive may carry: flags (no value) and limits (`key=positive integer`).
+FLAGS = {"platform-bound"}  # outputs differ by platform: recorded, not compared everywhere
+LIMITS = {
+    "max-output": "lines the snippet may print (and 100 bytes per line)",
+    "max-figures": "figures the snippet may show",
+    "max-figure-kb": "kilobytes per figure",
+}
 
 
 class PageError(Exception):
@@ -40,6 +52,7 @@ class Step:
     snippet: str  # path relative to the snippets root, e.g. "setup/corridor.py"
     line: int  # the directive's line in the page
     bindings: list[Binding] = field(default_factory=list)
+    options: dict[str, int | bool] = field(default_factory=dict)  # from the directive's words
 
 
 @dataclass
@@ -69,9 +82,31 @@ def iter_prose_lines(text: str):
             yield number, line, False
 
 
+def parse_options(words: str, shown: str, number: int) -> dict[str, int | bool]:
+    """The directive's trailing words as options; an unknown or malformed one is an error."""
+    options: dict[str, int | bool] = {}
+    for word in words.split():
+        key, eq, value = word.partition("=")
+        if key in options:
+            raise PageError(shown, number, f"option {key!r} is given twice")
+        if not eq and key in FLAGS:
+            options[key] = True
+        elif eq and key in LIMITS and value.isdigit() and int(value) > 0:
+            options[key] = int(value)
+        elif key in LIMITS:
+            raise PageError(shown, number, f"{key} needs a positive whole number, as in "
+                            f"{key}=400; got {word!r}")
+        else:
+            known = sorted(FLAGS) + [f"{k}=N" for k in LIMITS]
+            raise PageError(shown, number, f"unknown option {word!r} after @run; "
+                            f"known: {', '.join(known)}")
+    return options
+
+
 def read_chapter(page: Path, snippets_root: Path, shown_as: str | None = None) -> Chapter | None:
     """Parse a page; None when it runs no snippet. Errors name page and line."""
     shown = shown_as or str(page)
+    project = snippets_root.parent  # errors show paths from the project root
     text = page.read_text(encoding="utf-8")
     steps: list[Step] = []
     for number, line, in_code in iter_prose_lines(text):
@@ -81,8 +116,9 @@ def read_chapter(page: Path, snippets_root: Path, shown_as: str | None = None) -
         if m:
             rel = m.group("path")
             if not (snippets_root / rel).is_file():
-                raise PageError(shown, number, f"snippet not found: {snippets_root / rel}")
-            steps.append(Step(rel, number))
+                missing = os.path.relpath(snippets_root / rel, project)
+                raise PageError(shown, number, f"snippet not found: {missing}")
+            steps.append(Step(rel, number, options=parse_options(m.group("words"), shown, number)))
             continue
         for b in BOUND.finditer(line):
             if not steps:
