@@ -76,8 +76,9 @@ def main() -> None:
         env = dict(os.environ, PYTHONPATH=str(clone), NO_MKDOCS_2_WARNING="1")
 
         # The chapter's own execution time, measured now, on this machine.
-        probe = ("import sys, time; from bookrun.book import Book; b = Book(root=sys.argv[1]); "
-                 "c = b.chapter(sys.argv[2]); t = time.perf_counter(); r = b.run(c); "
+        probe = ("import sys, time; from pathlib import Path; from bookrun.book import Book\n"
+                 "b = Book(root=Path(sys.argv[1])); c = b.chapter(sys.argv[2])\n"
+                 "t = time.perf_counter(); r = b.run(c)\n"
                  "print(time.perf_counter() - t, c.page.name, c.steps[-1].snippet)")
         out = subprocess.run([sys.executable, "-c", probe, str(clone), args.chapter], env=env,
                              cwd=clone, check=True, capture_output=True, text=True).stdout
