@@ -12,7 +12,9 @@ strict mode turns that warning into a failed build).
 """
 import argparse
 import os
+import re
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -20,6 +22,7 @@ import tempfile
 import time
 import urllib.request
 from pathlib import Path
+from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -60,6 +63,7 @@ def settle(log: Path, quiet: float = 3.0) -> None:
 
 
 def main() -> None:
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # still stop the server, clean up
     ap = argparse.ArgumentParser()
     ap.add_argument("chapter", nargs="?", default="bandits")
     ap.add_argument("--dirty", action="store_true")
@@ -93,9 +97,12 @@ def main() -> None:
         with log.open("w") as sink:
             server = subprocess.Popen(cmd, cwd=clone, env=env, stdout=sink,
                                       stderr=subprocess.STDOUT)
-        url = f"http://127.0.0.1:{port}/{Path(page_name).stem}/"
+        # Served under the path of site_url, as `mkdocs serve` does.
+        site_url = re.search(r"^site_url:\s*(\S+)", (clone / "mkdocs.yml").read_text(), re.M)
+        mount = urlsplit(site_url.group(1)).path.rstrip("/") if site_url else ""
+        url = f"http://127.0.0.1:{port}{mount}/{Path(page_name).stem}/"
         t0 = time.perf_counter()
-        seconds_until(url, "</html>", t0)
+        seconds_until(url, f"snippets/{last}", t0)
         settle(log)
         print(f"first build served after {time.perf_counter() - t0:.1f} s "
               f"({builds(log)} build)")
