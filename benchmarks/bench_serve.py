@@ -112,7 +112,8 @@ def main() -> None:
         before = builds(log)
         marker = "bench-snippet-marker-1"
         t = time.perf_counter()
-        snippet.write_text(snippet.read_text() + f"print({marker!r})\n")
+        # After a blank line: the snippet may end in an indented block.
+        snippet.write_text(snippet.read_text() + f"\nprint({marker!r})\n")
         took = seconds_until(url, marker, t)
         settle(log)
         results.append(("snippet save", took, builds(log) - before))
