@@ -1,6 +1,7 @@
 """The MkDocs plugin: execute (or reuse) chapters before pages are read, then render."""
 from __future__ import annotations
 
+import hashlib
 import logging
 import posixpath
 from concurrent.futures import ThreadPoolExecutor
@@ -39,6 +40,8 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
         self.serving = command == "serve"
         self.server = None
         self.watched: set[str] = set()
+        self.rendered: dict[str, tuple] = {}  # page -> (key, HTML and what render() sets)
+        self.notebooks: dict[str, tuple] = {}  # chapter -> (key, notebook text)
         if self.serving:  # one line per notebook per rebuild drowns the useful lines
             for name in ("mkdocs.plugins.mkdocs_jupyter", "mkdocs.mkdocs-jupyter"):
                 logging.getLogger(name).setLevel(logging.WARNING)
@@ -81,7 +84,7 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
             src_dir = self.book.cache / "generated"
             uri = f"notebooks/{ch.name}.ipynb"
             if failure is None:
-                text = chapter_notebook(ch, rec, self._read_code, figs, _title(ch.page))
+                text = self._notebook(ch, rec, figs)
                 if not (src_dir / uri).is_file() or (src_dir / uri).read_text("utf-8") != text:
                     write_atomic(src_dir / uri, text.encode())
             elif not (src_dir / uri).is_file():  # a failing chapter keeps its last notebook
@@ -89,6 +92,40 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
             files.append(File(uri, str(src_dir), config.site_dir, config.use_directory_urls))
             self.pages[str(ch.page.resolve())] = (ch, rec, failure, True)
         return files
+
+    def on_pre_page(self, page, config, files):
+        """Under serve, a page whose Markdown (after our expansion) and place did not
+        change reuses its HTML from the last rebuild: a save then converts one page,
+        not the whole book. Builds always convert every page."""
+        if not getattr(self, "serving", False) or not page.file.src_uri.endswith(".md"):
+            return page
+        render, cache, uri = page.render, self.rendered, page.file.src_uri
+        site = "\0".join(sorted(f.src_uri for f in files.documentation_pages()))
+
+        def render_or_reuse(config, files):
+            key = hashlib.sha256(f"{page.url}\0{site}\0{page.markdown}".encode()).hexdigest()
+            hit = cache.get(uri)
+            if hit and hit[0] == key:
+                # Anchor links of a reused page were checked when it was converted.
+                page.content, page.toc, page._title_from_render, page.present_anchor_ids = hit[1]
+                return
+            render(config, files)
+            cache[uri] = (key, (page.content, page.toc, page._title_from_render,
+                                page.present_anchor_ids))
+
+        page.render = render_or_reuse
+        return page
+
+    def _notebook(self, chapter, record, figs) -> str:
+        """The chapter's notebook text; under serve, rebuilt only when its inputs change."""
+        title = _title(chapter.page)
+        key = hashlib.sha256("\0".join([record.to_json(), title] + [
+            self._read_code(s.snippet) for s in chapter.steps]).encode()).hexdigest()
+        memo = getattr(self, "notebooks", {})
+        if memo.get(chapter.name, (None,))[0] != key:
+            memo[chapter.name] = (key, chapter_notebook(chapter, record, self._read_code,
+                                                        figs, title))
+        return memo[chapter.name][1]
 
     def _read_code(self, rel: str) -> str:
         return (self.book.snippets_root / rel).read_text(encoding="utf-8")
