@@ -127,11 +127,15 @@ def test_serve_shows_a_failing_snippet_on_its_page_and_rebuilds_once_per_save(tm
         snippet.write_text("x = 3\nprint('v3')\n")
         html = wait_for(url, "v3")
         assert "This chapter failed" not in html and "Value 3." in html
+        page = tmp_path / "docs" / "demo.md"
+        page.write_text(page.read_text() + "\nA new sentence.\n")
+        html = wait_for(url, "A new sentence.")
+        assert "v3" in html and "Value 3." in html  # the outputs survive a prose-only rebuild
         time.sleep(2)  # time for a second, unwanted rebuild to start, if one were coming
     finally:
         server.terminate()
         server.wait(timeout=30)
         log.close()
     text = (tmp_path / "serve.log").read_text()
-    assert text.count("Building documentation") == 3, text  # the first build and one per save
+    assert text.count("Building documentation") == 4, text  # the first build and one per save
     assert "Aborted" not in text and "appear stuck" not in text
