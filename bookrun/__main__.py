@@ -3,24 +3,50 @@
     python -m bookrun run docs/bandits.md   execute a page, print outputs and values
     python -m bookrun check [CHAPTER ...]   execute fresh, diff against records (CI)
     python -m bookrun update [CHAPTER ...]  execute fresh and rewrite the records
+
+Every command stops a chapter after --timeout seconds (default: $BOOKRUN_TIMEOUT,
+else 300), the same limit `mkdocs build` and `mkdocs serve` read from BOOKRUN_TIMEOUT.
 """
 import argparse
+import os
+import shutil
 import sys
+import time
 from pathlib import Path
 
 from .book import Book
 from .page import PageError, read_chapter
-from .session import ExecutionError
+from .record import ROOT
+from .session import DEFAULT_TIMEOUT, ExecutionError
 
 
-def main(argv=None) -> int:
+def seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"not a positive number of seconds: {text!r}")
+    return value
+
+
+def main(argv=None, root: Path = ROOT) -> int:
     ap = argparse.ArgumentParser(prog="python -m bookrun", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("command", choices=["run", "check", "update"])
     ap.add_argument("names", nargs="*", help="chapter names (snippet folders) or a page for run")
-    ap.add_argument("--timeout", type=float, default=None, help="seconds per chapter")
+    ap.add_argument("--timeout", type=seconds, default=None,
+                    help="seconds per chapter (default: $BOOKRUN_TIMEOUT, else "
+                    f"{DEFAULT_TIMEOUT:g})")
     args = ap.parse_args(argv)
-    book = Book() if args.timeout is None else Book(timeout=args.timeout)
+    timeout = args.timeout
+    if timeout is None:
+        env = os.environ.get("BOOKRUN_TIMEOUT", "").strip()
+        try:
+            timeout = seconds(env) if env else DEFAULT_TIMEOUT
+        except argparse.ArgumentTypeError as exc:
+            ap.error(f"BOOKRUN_TIMEOUT: {exc}")
+    book = Book(root=root, timeout=timeout)
     try:
         if args.command == "run":
             return run_page(book, args.names)
@@ -46,22 +72,30 @@ def main(argv=None) -> int:
 
 
 def run_page(book: Book, pages) -> int:
-    import time
     for page in pages:
-        chapter = read_chapter(Path(page), book.snippets_root)
+        path = Path(page).resolve()
+        shown = os.path.relpath(path, book.root)
+        chapter = read_chapter(path, book.snippets_root, shown_as=shown)
         if chapter is None:
-            print(f"{page}: no @run directive")
+            print(f"{shown}: no @run directive")
             continue
         t0 = time.perf_counter()
         run = book.run(chapter)
-        for step, res in zip(chapter.steps, run.steps):
-            print(f"==> {step.snippet}")
-            print(res["output"], end="" if res["output"].endswith("\n") else "\n")
-            for fig in res["figures"]:
-                path = run.figdir / fig
-                print(f"[figure {path} {path.stat().st_size / 1024:.0f} KB]")
-            for body, text in res["values"].items():
-                print(f"{{{{ {body} }}}} -> {text}")
+        try:
+            for step, res in zip(chapter.steps, run.steps):
+                print(f"==> {os.path.relpath(book.snippets_root / step.snippet, book.root)}")
+                print(res["output"], end="" if res["output"].endswith("\n") else "\n")
+                for fig in res["figures"]:
+                    size = (run.figdir / fig).stat().st_size
+                    print(f"[figure {fig} {size / 1024:.0f} KB]")
+                for body, text in res["values"].items():
+                    print(f"{{{{ {body} }}}} -> {text}")
+        finally:
+            shutil.rmtree(run.workdir, ignore_errors=True)  # a look, not a record: keep nothing
+            try:
+                run.workdir.parent.rmdir()  # the scratch folder too, unless another run uses it
+            except OSError:
+                pass
         print(f"==> {chapter.name}: executed in {time.perf_counter() - t0:.1f} s")
     return 0
 

@@ -41,10 +41,11 @@ class Book:
             chapter = read_chapter(page, self.snippets_root, shown_as=shown)
             if chapter:
                 found.append(chapter)
-        names = [c.name for c in found]
         for c in found:
-            if names.count(c.name) > 1:
-                raise ExecutionError(f"snippets/{c.name}/ is used by more than one page")
+            users = [os.path.relpath(o.page, self.root) for o in found if o.name == c.name]
+            if len(users) > 1:
+                raise ExecutionError(f"snippets/{c.name}/ is used by more than one page: "
+                                     f"{', '.join(users)}")
         return found
 
     def chapter(self, name: str) -> Chapter:

@@ -1,20 +1,28 @@
 """Read a chapter page: its `@run` directives and `{{ }}` bound values, in order."""
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-DIRECTIVE = re.compile(r"^(?P<indent>[ \t]*)@run[ \t]+(?P<path>\S+)(?P<flags>(?:[ \t]+\S+)*)[ \t]*$")
-# Words an author may put after the path, e.g. `@run ppo/train_compare.py platform-bound`.
-FLAGS = {
-    # A chaotic experiment (RL training): exact on the platform that recorded it; on
-    # another CPU its findings are checked instead (the chapter's tests).
-    "platform-bound",
-}
+# `@run <chapter>/<file>.py [word ...]`: trailing words are options (FLAGS, LIMITS).
+DIRECTIVE = re.compile(
+    r"^(?P<indent>[ \t]*)@run[ \t]+(?P<path>\S+)(?P<words>(?:[ \t]+\S+)*)[ \t]*$")
 # `{{ expr }}` or `{{ expr | format-spec }}`; the spec is whatever follows the last `|`.
 BOUND = re.compile(r"\{\{ (?P<body>.+?) \}\}")
 FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
+
+
+# Options a directive may carry: flags (no value) and limits (`key=positive integer`).
+# platform-bound: a chaotic experiment (RL training), exact on the platform that
+# recorded it; on another CPU the chapter's tests judge its findings instead.
+FLAGS = {"platform-bound"}
+LIMITS = {
+    "max-output": "lines the snippet may print (and 100 bytes per line)",
+    "max-figures": "figures the snippet may show",
+    "max-figure-kb": "kilobytes per figure",
+}
 
 
 class PageError(Exception):
@@ -46,11 +54,11 @@ class Step:
     snippet: str  # path relative to the snippets root, e.g. "setup/corridor.py"
     line: int  # the directive's line in the page
     bindings: list[Binding] = field(default_factory=list)
-    flags: frozenset[str] = frozenset()
+    options: dict[str, int | bool] = field(default_factory=dict)  # from the directive's words
 
     @property
     def platform_bound(self) -> bool:
-        return "platform-bound" in self.flags
+        return bool(self.options.get("platform-bound"))
 
 
 @dataclass
@@ -80,9 +88,31 @@ def iter_prose_lines(text: str):
             yield number, line, False
 
 
+def parse_options(words: str, shown: str, number: int) -> dict[str, int | bool]:
+    """The directive's trailing words as options; an unknown or malformed one is an error."""
+    options: dict[str, int | bool] = {}
+    for word in words.split():
+        key, eq, value = word.partition("=")
+        if key in options:
+            raise PageError(shown, number, f"option {key!r} is given twice")
+        if not eq and key in FLAGS:
+            options[key] = True
+        elif eq and key in LIMITS and value.isdigit() and int(value) > 0:
+            options[key] = int(value)
+        elif key in LIMITS:
+            raise PageError(shown, number, f"{key} needs a positive whole number, as in "
+                            f"{key}=400; got {word!r}")
+        else:
+            known = sorted(FLAGS) + [f"{k}=N" for k in LIMITS]
+            raise PageError(shown, number, f"unknown option {word!r} after @run; "
+                            f"known: {', '.join(known)}")
+    return options
+
+
 def read_chapter(page: Path, snippets_root: Path, shown_as: str | None = None) -> Chapter | None:
     """Parse a page; None when it runs no snippet. Errors name page and line."""
     shown = shown_as or str(page)
+    project = snippets_root.parent  # errors show paths from the project root
     text = page.read_text(encoding="utf-8")
     steps: list[Step] = []
     for number, line, in_code in iter_prose_lines(text):
@@ -92,13 +122,9 @@ def read_chapter(page: Path, snippets_root: Path, shown_as: str | None = None) -
         if m:
             rel = m.group("path")
             if not (snippets_root / rel).is_file():
-                raise PageError(shown, number, f"snippet not found: {snippets_root / rel}")
-            flags = frozenset(m.group("flags").split())
-            unknown = sorted(flags - FLAGS)
-            if unknown:
-                raise PageError(shown, number, f"unknown word(s) after @run {rel}: "
-                                f"{', '.join(unknown)} (known: {', '.join(sorted(FLAGS))})")
-            steps.append(Step(rel, number, flags=flags))
+                missing = os.path.relpath(snippets_root / rel, project)
+                raise PageError(shown, number, f"snippet not found: {missing}")
+            steps.append(Step(rel, number, options=parse_options(m.group("words"), shown, number)))
             continue
         for b in BOUND.finditer(line):
             if not steps:

@@ -1,7 +1,10 @@
 """The MkDocs plugin: execute (or reuse) chapters before pages are read, then render."""
 from __future__ import annotations
 
+import hashlib
+import logging
 import posixpath
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from mkdocs.config import config_options as c
@@ -13,8 +16,8 @@ from mkdocs.structure.files import File
 from .book import Book
 from .notebook import chapter_notebook
 from .page import PageError
-from .record import write_atomic
-from .render import render_page
+from .record import Record, read_if_valid, record_path, write_atomic
+from .render import fence_for, render_page
 from .session import DEFAULT_TIMEOUT, ExecutionError
 
 log = get_plugin_logger(__name__)
@@ -30,6 +33,20 @@ class BookrunConfig(Config):
 
 
 class BookrunPlugin(BasePlugin[BookrunConfig]):
+    # Having on_startup keeps one plugin object across the rebuilds of `mkdocs serve`.
+    def on_startup(self, *, command, dirty):
+        # Only `mkdocs serve` shows a failing chapter as an error panel on its page; a
+        # build (strict or not) and `serve --clean` fail as before, so no error page is
+        # ever published.
+        self.serving = command == "serve"
+        self.server = None
+        self.watched: set[str] = set()
+        self.rendered: dict[str, tuple] = {}  # page -> (key, HTML and what render() sets)
+        self.notebooks: dict[str, tuple] = {}  # chapter -> (key, notebook text)
+        if self.serving:  # one line per notebook per rebuild drowns the useful lines
+            for name in ("mkdocs.plugins.mkdocs_jupyter", "mkdocs.mkdocs-jupyter"):
+                logging.getLogger(name).setLevel(logging.WARNING)
+
     def on_config(self, config):
         root = Path(config.config_file_path).resolve().parent
         self.book = Book(root=root, docs_dir=Path(config.docs_dir),
@@ -39,31 +56,77 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
         return config
 
     def on_files(self, files, config):
+        failures: dict[str, str] = {}
         try:
             chapters = self.book.chapters()
-            records = self.book.build(chapters) if self.config.execute else {}
+            if not self.config.execute:
+                records = {}
+            elif getattr(self, "serving", False):
+                records, failures = self._build_keeping_failures(chapters)
+            else:
+                records = self.book.build(chapters)
         except (PageError, ExecutionError) as exc:
             raise PluginError(f"bookrun: {exc}") from None
+        self._watch_snippets(chapters)
         self.pages = {}
         for ch in chapters:
-            rec = records.get(ch.name)
-            self.pages[str(ch.page.resolve())] = (ch, rec)
+            rec, failure = records.get(ch.name), failures.get(ch.name)
+            self.pages[str(ch.page.resolve())] = (ch, rec, failure, False)
             if rec is None or ch.name == HOME:
                 continue
             figs = self.book.figure_dir(ch.name)
             for s in rec.snippets:
                 for f in s["figures"]:
-                    files.append(File.generated(config, f"figures/{ch.name}/{f['name']}",
-                                                abs_src_path=str(figs / f["name"])))
+                    if failure is None or (figs / f["name"]).is_file():
+                        files.append(File.generated(config, f"figures/{ch.name}/{f['name']}",
+                                                    abs_src_path=str(figs / f["name"])))
             # Written to the cache (not handed over as a string) so that mkdocs-jupyter,
             # which reads notebooks from disk, can render it as a page too.
             src_dir = self.book.cache / "generated"
             uri = f"notebooks/{ch.name}.ipynb"
-            text = chapter_notebook(ch, rec, self._read_code, figs, _title(ch.page))
-            if not (src_dir / uri).is_file() or (src_dir / uri).read_text("utf-8") != text:
-                write_atomic(src_dir / uri, text.encode())
+            if failure is None:
+                text = self._notebook(ch, rec, figs)
+                if not (src_dir / uri).is_file() or (src_dir / uri).read_text("utf-8") != text:
+                    write_atomic(src_dir / uri, text.encode())
+            elif not (src_dir / uri).is_file():  # a failing chapter keeps its last notebook
+                continue
             files.append(File(uri, str(src_dir), config.site_dir, config.use_directory_urls))
+            self.pages[str(ch.page.resolve())] = (ch, rec, failure, True)
         return files
+
+    def on_pre_page(self, page, config, files):
+        """Under serve, a page whose Markdown (after our expansion) and place did not
+        change reuses its HTML from the last rebuild: a save then converts one page,
+        not the whole book. Builds always convert every page."""
+        if not getattr(self, "serving", False) or not page.file.src_uri.endswith(".md"):
+            return page
+        render, cache, uri = page.render, self.rendered, page.file.src_uri
+        site = "\0".join(sorted(f.src_uri for f in files.documentation_pages()))
+
+        def render_or_reuse(config, files):
+            key = hashlib.sha256(f"{page.url}\0{site}\0{page.markdown}".encode()).hexdigest()
+            hit = cache.get(uri)
+            if hit and hit[0] == key:
+                # Anchor links of a reused page were checked when it was converted.
+                page.content, page.toc, page._title_from_render, page.present_anchor_ids = hit[1]
+                return
+            render(config, files)
+            cache[uri] = (key, (page.content, page.toc, page._title_from_render,
+                                page.present_anchor_ids))
+
+        page.render = render_or_reuse
+        return page
+
+    def _notebook(self, chapter, record, figs) -> str:
+        """The chapter's notebook text; under serve, rebuilt only when its inputs change."""
+        title = _title(chapter.page)
+        key = hashlib.sha256("\0".join([record.to_json(), title] + [
+            self._read_code(s.snippet) for s in chapter.steps]).encode()).hexdigest()
+        memo = getattr(self, "notebooks", {})
+        if memo.get(chapter.name, (None,))[0] != key:
+            memo[chapter.name] = (key, chapter_notebook(chapter, record, self._read_code,
+                                                        figs, title))
+        return memo[chapter.name][1]
 
     def _read_code(self, rel: str) -> str:
         return (self.book.snippets_root / rel).read_text(encoding="utf-8")
@@ -72,9 +135,47 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
         found = self.pages.get(str(Path(page.file.abs_src_path).resolve()))
         if found is None:
             return markdown
-        chapter, record = found
-        links = self._notebook_links(chapter, page) if record and chapter.name != HOME else ""
-        return render_page(markdown, chapter, record, self._read_code, page.file.src_uri, links)
+        chapter, record, failure, notebook = found
+        links = self._notebook_links(chapter, page) if notebook else ""
+        if failure is not None:
+            record = _stale(chapter, record)
+        markdown = render_page(markdown, chapter, record, self._read_code, page.file.src_uri, links)
+        return markdown if failure is None else error_panel(markdown, failure)
+
+    # -- mkdocs serve -----------------------------------------------------------------
+    def on_serve(self, server, config, builder):
+        self.server = server
+        self._watch_snippets(self.book.chapters())
+        return server
+
+    def _watch_snippets(self, chapters):
+        """Watch each snippet file, not the snippets folder: a rebuild rewrites records
+        and figures there, and watching them would start a second, useless rebuild."""
+        if self.server is None:
+            return
+        for ch in chapters:
+            for step in ch.steps:
+                path = str((self.book.snippets_root / step.snippet).resolve())
+                if path not in self.watched:
+                    self.watched.add(path)
+                    self.server.watch(path)
+
+    def _build_keeping_failures(self, chapters):
+        """Under serve: build each chapter on its own, so one failing chapter leaves the
+        others built and its page shows the error with the last good outputs."""
+        records, failures = {}, {}
+
+        def one(ch):
+            try:
+                records.update(self.book.build([ch]))
+            except ExecutionError as exc:
+                failures[ch.name] = str(exc)
+                records[ch.name] = read_if_valid(record_path(ch.name, self.book.snippets_root))
+                log.info(f"{ch.page.name} shows this error until it is fixed:\n{exc}")
+
+        with ThreadPoolExecutor(max_workers=max(1, self.book.jobs)) as pool:
+            list(pool.map(one, chapters))
+        return records, failures
 
     def _notebook_links(self, chapter, page) -> str:
         """Buttons under the title: the notebook as a page, the .ipynb, Colab."""
@@ -93,6 +194,29 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
             links.append(f"[:simple-googlecolab: Open in Colab]({self.config.colab_base}/{ipynb})"
                          "{ .md-button }")
         return " ".join(links)
+
+
+def _stale(chapter, record: Record | None) -> Record | None:
+    """The last good record of a failing chapter, with a placeholder for any value it
+    never computed (a binding added since)."""
+    if record is None:
+        return None
+    values = {b.body: record.values.get(b.body, f"[{b.body}: not computed]")
+              for b in chapter.bindings}
+    return Record(record.chapter, record.stamp, record.versions, record.snippets, values)
+
+
+def error_panel(markdown: str, error: str) -> str:
+    """A page whose chapter failed under serve: the error first (escaped, as a code
+    block), then the last good outputs, marked stale."""
+    fence = fence_for(error)
+    panel = ['!!! failure "This chapter failed: the outputs below are from its last good '
+             'run, and stale"', "", f"    {fence} text", *(f"    {ln}" if ln else ""
+                                                           for ln in error.split("\n")),
+             f"    {fence}", ""]
+    lines = markdown.split("\n")
+    title = next((i for i, ln in enumerate(lines) if ln.startswith("# ")), -1)
+    return "\n".join(lines[:title + 1] + [""] + panel + lines[title + 1:])
 
 
 def _title(page: Path) -> str:

@@ -5,7 +5,7 @@ import hashlib
 import json
 import os
 import platform
-import tempfile
+import secrets
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
@@ -140,7 +140,9 @@ def read_if_valid(path: Path) -> Record | None:
 def write_atomic(path: Path, data: bytes) -> None:
     """Write via a temporary file and rename, so a reader never sees half a file."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    tmp = path.parent / f".{path.name}.{secrets.token_hex(6)}.tmp"
+    # Not mkstemp, which makes the file 0600: created like any file, it follows the umask.
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)

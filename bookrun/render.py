@@ -66,7 +66,7 @@ def render_page(markdown: str, chapter, record, read_code, page_uri: str, notebo
             rel = m.group("path")
             lines.append(render_step(f"snippets/{rel}", read_code(rel), by_snippet.get(rel),
                                      figure_url, m.group("indent"),
-                                     "platform-bound" in m.group("flags").split()))
+                                     "platform-bound" in m.group("words").split()))
             continue
         if not in_code:
             line = BOUND.sub(lambda b: render_value(b.group("body").strip(), record), line)

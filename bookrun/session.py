@@ -3,16 +3,29 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from .page import Chapter
+from .page import Chapter, Step
 
 DEFAULT_TIMEOUT = 300.0
+# Per snippet, unless its directive raises them (`@run x/y.py max-output=400`): a page
+# shows a few to twenty lines and one or two figures; far more is a mistake that would
+# otherwise be committed in the record and published on the page.
+MAX_OUTPUT_LINES = 200
+BYTES_PER_LINE = 100  # so 200 lines allow 20 kB
+MAX_FIGURES = 4
+MAX_FIGURE_KB = 500
+# The worker stops itself at the deadline (keeping the snippet's line and output);
+# this much later the parent kills it, for code that never returns to Python.
+KILL_GRACE = 5.0
 # Same bytes on every run: fixed hash seed, no dates in SVGs, one BLAS/torch thread
 # (chapters already run in parallel, and thread counts can change float sums).
 WORKER_ENV = {
@@ -24,6 +37,8 @@ WORKER_ENV = {
     "OPENBLAS_NUM_THREADS": "1",
     "PYTHONWARNINGS": "default",
 }
+SHOWN_LINES = 30  # of the output before a failure, in the error message
+TIMEOUT_HINT = "raise the limit with BOOKRUN_TIMEOUT=SECONDS or --timeout SECONDS"
 
 
 class ExecutionError(Exception):
@@ -38,6 +53,17 @@ class Executed:
     platform: dict  # worker.platform_fingerprint() of the session
 
 
+def limits(step: Step) -> dict:
+    lines = step.options.get("max-output", MAX_OUTPUT_LINES)
+    return {
+        "snippet": step.snippet,
+        "max_lines": lines,
+        "max_bytes": max(lines, MAX_OUTPUT_LINES) * BYTES_PER_LINE,
+        "max_figures": step.options.get("max-figures", MAX_FIGURES),
+        "max_figure_bytes": step.options.get("max-figure-kb", MAX_FIGURE_KB) * 1000,
+    }
+
+
 def execute(chapter: Chapter, root: Path, snippets_root: Path, scratch: Path,
             timeout: float = DEFAULT_TIMEOUT) -> Executed:
     scratch.mkdir(parents=True, exist_ok=True)
@@ -48,8 +74,11 @@ def execute(chapter: Chapter, root: Path, snippets_root: Path, scratch: Path,
         "page": os.path.relpath(chapter.page, root),
         "cwd": str(root),
         "figdir": str(figdir),
+        "live": str(work / "live"),
+        "timeout": timeout,
         "steps": [{
             "path": f"{rel}/{s.snippet}",
+            "limits": limits(s),
             "bindings": [[b.body, b.expr, b.spec] for b in s.bindings],
             "binding_lines": {b.body: b.line for b in s.bindings},
         } for s in chapter.steps],
@@ -63,33 +92,70 @@ def execute(chapter: Chapter, root: Path, snippets_root: Path, scratch: Path,
 
 
 def _run_worker(chapter: Chapter, root: Path, work: Path, job: dict, timeout: float) -> dict:
+    job["deadline"] = time.time() + timeout
     (work / "job.json").write_text(json.dumps(job))
     env = dict(os.environ, **WORKER_ENV)
     proc = subprocess.Popen(
         [sys.executable, "-m", "bookrun.worker", str(work / "job.json"), str(work / "result.json")],
         cwd=root, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
         stderr=subprocess.PIPE, text=True)
+    page = job["page"]
     try:
-        _, err = proc.communicate(timeout=timeout)
+        _, err = proc.communicate(timeout=timeout + KILL_GRACE)
     except subprocess.TimeoutExpired:
         proc.kill()
-        _, err = proc.communicate()
-        started = [ln.split(" ", 2)[2] for ln in err.splitlines() if ln.startswith("bookrun: start ")]
-        where = f" while running {started[-1]}" if started else ""
-        raise ExecutionError(f"chapter {chapter.name!r} ({chapter.page}) timed out after "
-                             f"{timeout:g} s{where}") from None
+        proc.communicate()
+        where, output = _last_seen(work, "")
+        raise ExecutionError(f"chapter {chapter.name!r} ({page}) timed out after {timeout:g} s"
+                             f"{where}; {TIMEOUT_HINT}" + _output_block(output, "timeout")) from None
     result_file = work / "result.json"
     if proc.returncode != 0 or not result_file.exists():
-        raise ExecutionError(f"chapter {chapter.name!r} ({chapter.page}): the session died "
-                             f"(exit {proc.returncode})\n{err[-3000:]}")
+        where, output = _last_seen(work, err)
+        code = proc.returncode
+        how = f"signal {signal.Signals(-code).name}" if code < 0 else f"exit {code}"
+        raise ExecutionError(f"chapter {chapter.name!r} ({page}): the session died ({how})"
+                             f"{where}" + _crash_report(err) + _output_block(output, "crash"))
     result = json.loads(result_file.read_text())
-    if result["error"]:
-        e = result["error"]
+    e = result["error"]
+    if e:
         where = f"{e['path']}:{e['line']}" if e["line"] else e["path"]
-        text = f"{where}: {e['message']}"
+        if e["kind"] == "timeout":
+            text = (f"chapter {chapter.name!r} ({page}) timed out after {timeout:g} s while "
+                    f"running {where}; {TIMEOUT_HINT}")
+        else:
+            text = f"chapter {chapter.name!r} failed in {where}: {e['message']}"
         if e["traceback"]:
             text += "\n" + e["traceback"].rstrip()
-        if e["output"].strip():
-            text += "\n--- output before the error ---\n" + e["output"].rstrip()[-2000:]
-        raise ExecutionError(f"chapter {chapter.name!r} failed in {text}")
+        raise ExecutionError(text + _output_block(e["output"], e["kind"]))
     return result
+
+
+def _last_seen(work: Path, err: str) -> tuple[str, str]:
+    """Which snippet (and line, from faulthandler's dump) a dead session was running,
+    and what it had printed."""
+    live = work / "live"
+    try:
+        path = (live / "running").read_text()
+        output = (live / "output").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return "", ""
+    lines = re.findall(rf'File "{re.escape(path)}", line (\d+)', err)
+    return f" while running {path}" + (f":{lines[0]}" if lines else ""), output
+
+
+def _crash_report(err: str) -> str:
+    """What the interpreter itself said, without faulthandler's thread dump."""
+    dump = ("  File ", "Current thread", "Thread 0x", "Extension modules")
+    said = [ln for ln in err.splitlines() if ln.strip() and not ln.startswith(dump)]
+    return ("\n" + "\n".join(said[-20:])) if said else ""
+
+
+def _output_block(output: str, kind: str) -> str:
+    if not output.strip():
+        return ""
+    before = {"timeout": "the timeout", "crash": "the crash"}.get(kind, "the error")
+    lines = output.rstrip().split("\n")
+    shown = "\n".join(line[:300] for line in lines[-SHOWN_LINES:])
+    if len(lines) > SHOWN_LINES:
+        shown = f"[{len(lines) - SHOWN_LINES} earlier lines not shown]\n" + shown
+    return f"\n--- output before {before} ---\n{shown}"

@@ -5,25 +5,52 @@ Each top-level statement is compiled in "single" mode, like a line typed at a
 REPL, so a bare expression echoes its value exactly as it would for a reader.
 Output (stdout and stderr, interleaved) and figures passed to `plt.show()` are
 captured per snippet; the snippets themselves contain nothing build-specific.
+
+The session also enforces the limits a page must live within: output and
+figures per snippet, the chapter's time, no network, no `os._exit`. A breach
+stops the snippet where it happened, so the error has its line and traceback.
 """
 import ast
-import contextlib
+import faulthandler
 import io
+import ipaddress
 import json
+import os
 import re
+import signal
 import sys
+import time
 import traceback
+from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 ADDRESS = re.compile(r" at 0x[0-9a-fA-F]{4,}")
 COMPOUND = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.For, ast.AsyncFor,
             ast.While, ast.If, ast.With, ast.AsyncWith, ast.Try, ast.Match)
+HERE = str(Path(__file__).resolve().parent)  # the executor's own frames are hidden
 
 
 class SnippetError(Exception):
     def __init__(self, path, line, message):
         super().__init__(message)
         self.path, self.line = path, line
+
+
+class Refused(BaseException):
+    """A limit was hit. A BaseException, so a snippet's `except Exception` cannot hide it."""
+
+
+class TimedOut(Refused):
+    pass
+
+
+def refuse(state, message, kind=Refused):
+    # Remembered with the snippet's line: a snippet that catches even this still fails.
+    frame = sys._getframe(1)
+    while frame is not None and frame.f_code.co_filename != state.get("path"):
+        frame = frame.f_back
+    state.setdefault("refused", (message, frame.f_lineno if frame else None))
+    raise kind(message)
 
 
 def lint(path, source, tree):
@@ -45,6 +72,38 @@ def lint(path, source, tree):
                                "block before the next statement")
 
 
+class Capture(io.TextIOBase):
+    """One snippet's stdout and stderr: kept, mirrored to a file the parent reads if
+    the session dies, and refused past the snippet's output limit."""
+
+    def __init__(self, mirror: Path, limits: dict, state: dict):
+        self.parts, self.lines, self.size = [], 0, 0
+        self.limits, self.state = limits, state
+        self.mirror = mirror.open("w", encoding="utf-8")
+
+    def writable(self):
+        return True
+
+    def write(self, text):
+        lines, size = self.lines + text.count("\n"), self.size + len(text.encode())
+        if lines > self.limits["max_lines"] or size > self.limits["max_bytes"]:
+            refuse(self.state, f"output exceeds the limit of {self.limits['max_lines']} lines "
+                   f"or {self.limits['max_bytes'] // 1000} kB per snippet: print less, or raise "
+                   f"it on the page with `@run {self.limits['snippet']} max-output=LINES`")
+        self.parts.append(text)
+        self.lines, self.size = lines, size
+        self.mirror.write(text)
+        self.mirror.flush()
+        return len(text)
+
+    def getvalue(self):
+        return "".join(self.parts)
+
+    def close(self):
+        self.mirror.close()
+        super().close()
+
+
 def install_figure_capture(figdir: Path, state: dict):
     import matplotlib
 
@@ -53,11 +112,24 @@ def install_figure_capture(figdir: Path, state: dict):
     import matplotlib.pyplot as plt
 
     def show(*args, **kwargs):
+        limits = state["limits"]
         for num in plt.get_fignums():
+            if state["count"] >= limits["max_figures"]:
+                plt.close("all")
+                refuse(state, f"more than {limits['max_figures']} figures in one snippet: "
+                       "split it, or raise the limit on the page with "
+                       f"`@run {limits['snippet']} max-figures=N`")
             fig = plt.figure(num)
             state["count"] += 1
             name = f"{state['stem']}-{state['count']}.svg"
             fig.savefig(figdir / name, format="svg", metadata={"Date": None})
+            size = (figdir / name).stat().st_size
+            if size > limits["max_figure_bytes"]:
+                (figdir / name).unlink()
+                plt.close("all")
+                refuse(state, f"figure {state['count']} is {size / 1000:.0f} kB, over the "
+                       f"limit of {limits['max_figure_bytes'] // 1000} kB: plot fewer points, "
+                       f"or raise the limit with `@run {limits['snippet']} max-figure-kb=N`")
             state["figures"].append(name)
         plt.close("all")
 
@@ -86,6 +158,73 @@ def platform_fingerprint() -> dict:
     return found
 
 
+def is_local(host) -> bool:
+    if isinstance(host, bytes):
+        host = host.decode("ascii", "replace")
+    if host in (None, "", "localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(str(host).split("%")[0]).is_loopback
+    except ValueError:
+        return False
+
+
+def install_network_guard(state: dict):
+    """Refuse every non-local connection and name lookup: a page must build offline,
+    and a number fetched from the network could change between two builds."""
+    import socket
+
+    def check(host):
+        if not is_local(host):
+            refuse(state, f"network access refused (to {host!r}): pages must build offline "
+                   "and reproducibly, so snippets may not use the network; ship the data "
+                   "with the book or generate it")
+
+    def address_host(address):
+        return address[0] if isinstance(address, tuple) else None  # a str is AF_UNIX
+
+    def guard_address(method, position):
+        def guarded(self, *args):
+            check(address_host(args[position] if position < len(args) else args[-1]))
+            return method(self, *args)
+        return guarded
+
+    socket.socket.connect = guard_address(socket.socket.connect, 0)
+    socket.socket.connect_ex = guard_address(socket.socket.connect_ex, 0)
+    socket.socket.sendto = guard_address(socket.socket.sendto, -1)
+
+    def guard_lookup(function):
+        def guarded(host, *args, **kwargs):
+            check(host)
+            return function(host, *args, **kwargs)
+        return guarded
+
+    for name in ("getaddrinfo", "gethostbyname", "gethostbyname_ex"):
+        setattr(socket, name, guard_lookup(getattr(socket, name)))
+
+
+def install_exit_guard(state: dict):
+    """`os._exit` would end the session with no result; report it as an error instead
+    (in forked children, which must exit that way, it keeps its meaning)."""
+    real_exit, session = os._exit, os.getpid()
+
+    def guarded(code):
+        if os.getpid() != session:
+            real_exit(code)
+        refuse(state, f"os._exit({code}) would end the chapter's session before the "
+               "snippets after it run: remove it")
+
+    os._exit = guarded
+
+
+def install_time_limit(state: dict, deadline: float, timeout: float):
+    def expired(signum, frame):
+        refuse(state, f"timed out after {timeout:g} s", TimedOut)
+
+    signal.signal(signal.SIGALRM, expired)
+    signal.setitimer(signal.ITIMER_REAL, max(deadline - time.time(), 0.001))
+
+
 def run_snippet(path, source, namespace):
     tree = ast.parse(source, filename=path)
     lint(path, source, tree)
@@ -94,59 +233,95 @@ def run_snippet(path, source, namespace):
         exec(code, namespace)
 
 
+def describe(exc, path, snippet_paths, output):
+    """The error of a snippet that raised: its line, and a traceback without our frames."""
+    tb = traceback.extract_tb(exc.__traceback__)
+    start = next((i for i, f in enumerate(tb) if f.filename in snippet_paths), len(tb))
+    frames = [f for f in tb[start:] if not f.filename.startswith(HERE)]
+    here = next((f for f in reversed(tb) if f.filename == path), None)
+    line = here.lineno if here else None
+    if isinstance(exc, SyntaxError) and exc.filename == path and here is None:
+        line = exc.lineno  # the parser's own frames say nothing about the snippet
+    if isinstance(exc, Refused):  # the library calls that led to the refusal are noise
+        message = str(exc)
+        text = "".join(traceback.format_list([f for f in frames if f.filename in snippet_paths]))
+    elif isinstance(exc, SyntaxError):
+        message = f"{type(exc).__name__}: {exc.msg}"
+        text = "".join(traceback.format_exception_only(type(exc), exc))
+    else:
+        message = f"{type(exc).__name__}: {exc}"
+        text = "".join(traceback.format_list(frames)) + "".join(
+            traceback.format_exception_only(type(exc), exc))
+    kind = "timeout" if isinstance(exc, TimedOut) else "error"
+    return {"kind": kind, "path": path, "line": line, "message": message,
+            "traceback": text, "output": output}
+
+
+def run_step(step, job, namespace, state, live: Path):
+    """Run one snippet and its bindings; return (result, error)."""
+    path = step["path"]
+    state.update(path=path, stem=Path(path).stem, count=0, figures=[], limits=step["limits"])
+    (live / "running").write_text(path)
+    buffer = Capture(live / "output", step["limits"], state)
+    try:
+        source = Path(path).read_text(encoding="utf-8")
+        with redirect_stdout(buffer), redirect_stderr(buffer):
+            sys.displayhook = sys.__displayhook__
+            run_snippet(path, source, namespace)
+        if "refused" in state:  # caught by the snippet itself, still a failure
+            raise SnippetError(path, state["refused"][1], state["refused"][0])
+        output = buffer.getvalue()
+        m = ADDRESS.search(output)
+        if m:
+            row = output[:m.start()].count("\n")
+            raise SnippetError(path, None, "output shows an object address (differs every "
+                               f"run): {output.splitlines()[row]!r}; assign the value "
+                               "(`_ = ...`) or print what you mean")
+        values = {}
+        for body, expr, spec in step["bindings"]:
+            try:
+                value = eval(expr, namespace)
+                values[body] = format(value, spec)
+            except Exception as exc:
+                raise SnippetError(job["page"], step["binding_lines"][body],
+                                   f"{{{{ {body} }}}} after {path}: "
+                                   f"{type(exc).__name__}: {exc}") from None
+    except SnippetError as exc:
+        return None, {"kind": "error", "path": exc.path, "line": exc.line,
+                      "message": str(exc), "traceback": "", "output": buffer.getvalue()}
+    except BaseException as exc:  # noqa: BLE001 - every failure is reported, then fatal
+        paths = {s["path"] for s in job["steps"]}
+        return None, describe(exc, path, paths, buffer.getvalue())
+    finally:
+        buffer.close()
+    return {"path": path, "output": output, "figures": list(state["figures"]),
+            "values": values}, None
+
+
 def main(job_path, result_path):
     job = json.loads(Path(job_path).read_text())
-    figdir = Path(job["figdir"])
+    faulthandler.enable()  # a crash in C code still prints the snippet's line
+    figdir, live = Path(job["figdir"]), Path(job["live"])
     figdir.mkdir(parents=True, exist_ok=True)
+    live.mkdir(parents=True, exist_ok=True)
     sys.path.insert(0, job["cwd"])
-    state = {"stem": "", "count": 0, "figures": []}
-    install_figure_capture(figdir, state)
-    namespace = {"__name__": "__main__", "__builtins__": __builtins__}
+    state = {"path": None, "stem": "", "count": 0, "figures": []}
     results, error = [], None
-    progress = sys.stderr  # the parent reads which snippet started, e.g. on a timeout
-    for step in job["steps"]:
-        path = step["path"]
-        state.update(stem=Path(path).stem, count=0, figures=[])
-        print(f"bookrun: start {path}", file=progress, flush=True)
-        buffer = io.StringIO()
-        try:
-            source = Path(path).read_text(encoding="utf-8")
-            with contextlib.redirect_stdout(buffer), contextlib.redirect_stderr(buffer):
-                sys.displayhook = sys.__displayhook__
-                run_snippet(path, source, namespace)
-            output = buffer.getvalue()
-            m = ADDRESS.search(output)
-            if m:
-                row = output[:m.start()].count("\n")
-                raise SnippetError(path, None, "output shows an object address (differs every "
-                                   f"run): {output.splitlines()[row]!r}; assign the value "
-                                   "(`_ = ...`) or print what you mean")
-            values = {}
-            for body, expr, spec in step["bindings"]:
-                try:
-                    value = eval(expr, namespace)
-                    values[body] = format(value, spec)
-                except Exception as exc:
-                    raise SnippetError(job["page"], step["binding_lines"][body],
-                                       f"{{{{ {body} }}}} after {path}: "
-                                       f"{type(exc).__name__}: {exc}") from None
-        except SnippetError as exc:
-            error = {"path": exc.path, "line": exc.line, "message": str(exc),
-                     "traceback": "", "output": buffer.getvalue()}
-            break
-        except BaseException as exc:  # noqa: BLE001 - every failure is reported, then fatal
-            tb = traceback.extract_tb(exc.__traceback__)
-            frames = [f for f in tb if f.filename.endswith(".py") and not f.filename.startswith(
-                str(Path(__file__).parent))]
-            here = next((f for f in reversed(tb) if f.filename == path), None)
-            error = {"path": path, "line": here.lineno if here else None,
-                     "message": f"{type(exc).__name__}: {exc}",
-                     "traceback": "".join(traceback.format_list(frames))
-                     + "".join(traceback.format_exception_only(type(exc), exc)),
-                     "output": buffer.getvalue()}
-            break
-        results.append({"path": path, "output": output, "figures": list(state["figures"]),
-                        "values": values})
+    try:
+        install_time_limit(state, job["deadline"], job["timeout"])
+        install_figure_capture(figdir, state)
+        install_network_guard(state)
+        install_exit_guard(state)
+        namespace = {"__name__": "__main__", "__builtins__": __builtins__}
+        for step in job["steps"]:
+            result, error = run_step(step, job, namespace, state, live)
+            if error:
+                break
+            results.append(result)
+        signal.setitimer(signal.ITIMER_REAL, 0)
+    except TimedOut as exc:  # between snippets, or while the session starts
+        error = {"kind": "timeout", "path": state["path"] or job["page"], "line": None,
+                 "message": str(exc), "traceback": "", "output": ""}
     fingerprint = platform_fingerprint() if error is None else {}
     Path(result_path).write_text(json.dumps({"steps": results, "error": error,
                                              "platform": fingerprint}))

@@ -1,10 +1,14 @@
 """The executor on small fixture chapters built in a temporary folder."""
 import json
 import os
+import stat
+import sys
 import textwrap
+import time
 
 import pytest
 
+from bookrun.__main__ import main
 from bookrun.book import Book
 from bookrun.page import PageError
 from bookrun.record import load_record, record_path, stamp
@@ -74,15 +78,15 @@ def test_exception_names_snippet_line_and_traceback(tmp_path):
 def test_timeout_kills_the_chapter_and_names_the_snippet(tmp_path):
     book = make_book(tmp_path, "# Demo\n@run demo/fast.py\n@run demo/slow.py\n",
                      {"fast.py": "x = 1\n", "slow.py": "import time\ntime.sleep(30)\n"},
-                     timeout=3)
-    with pytest.raises(ExecutionError, match=r"timed out after 3 s while running "
+                     timeout=10)  # room for a slow start on a busy machine
+    with pytest.raises(ExecutionError, match=r"timed out after 10 s while running "
                                              r"snippets/demo/slow.py"):
         book.build()
 
 
 def test_missing_snippet_names_page_line_and_path(tmp_path):
     book = make_book(tmp_path, "# Demo\n\ntext\n@run demo/nope.py\n", {"a.py": "x = 1\n"})
-    with pytest.raises(PageError, match=r"docs/demo.md:4: snippet not found: .*snippets/demo/nope.py"):
+    with pytest.raises(PageError, match=r"^docs/demo.md:4: snippet not found: snippets/demo/nope.py$"):
         book.chapters()
 
 
@@ -333,8 +337,177 @@ def test_frozen_build_reuses_records_and_refuses_stale_ones(tmp_path):
         frozen.build()
 
 
-def test_unknown_word_after_the_snippet_path_names_the_line(tmp_path):
-    book = make_book(tmp_path, "# Demo\n\n@run demo/a.py platfrom-bound\n", {"a.py": "x = 1\n"})
-    with pytest.raises(PageError, match=r"docs/demo.md:3: unknown word\(s\) after @run "
-                                        r"demo/a.py: platfrom-bound"):
+# -- limits and messages ---------------------------------------------------------------
+
+def failure(book) -> str:
+    """The error text of a build that must fail, checked for what every error shares."""
+    with pytest.raises(ExecutionError) as err:
+        book.build()
+    text = str(err.value)
+    assert str(book.root) not in text  # paths from the project root, never absolute
+    assert "bookrun: start" not in text and "worker.py" not in text  # no executor internals
+    assert not record_path("demo", book.snippets_root).exists()  # nothing half-written
+    return text
+
+
+def test_output_past_the_limit_stops_the_snippet_at_its_line(tmp_path):
+    book = make_book(tmp_path, "# Demo\n@run demo/a.py\n", {
+        "a.py": "print('start')\nfor i in range(10_000_000):\n    print(i)\n"})
+    t0 = time.perf_counter()
+    text = failure(book)
+    assert time.perf_counter() - t0 < 30  # stopped at the limit, not after ten million lines
+    assert text.startswith("chapter 'demo' failed in snippets/demo/a.py:3: output exceeds the "
+                           "limit of 200 lines or 20 kB per snippet")
+    assert "@run demo/a.py max-output=LINES" in text  # how to raise it
+    assert text.endswith("\n198\n199")  # the output before the limit is kept
+
+
+def test_output_limit_counts_bytes_and_survives_a_caught_refusal(tmp_path):
+    code = "try:\n    print('x' * 30_000)\nexcept BaseException:\n    pass\n\nprint('after')\n"
+    book = make_book(tmp_path, "# Demo\n@run demo/a.py\n", {"a.py": code})
+    assert "snippets/demo/a.py:2: output exceeds the limit" in failure(book)
+
+
+def test_a_page_raises_the_output_limit_for_one_snippet(tmp_path):
+    book = make_book(tmp_path, "# Demo\n@run demo/a.py max-output=300\n",
+                     {"a.py": "for i in range(250):\n    print(i)\n"})
+    rec = book.build()["demo"]
+    assert rec.output("a.py").count("\n") == 250
+
+
+def test_too_many_figures_are_refused_at_the_show(tmp_path):
+    code = ("import matplotlib.pyplot as plt\n\nfor i in range(6):\n    _ = plt.figure()\n\n"
+            "plt.show()\n")
+    book = make_book(tmp_path, "# Demo\n@run demo/a.py\n", {"a.py": code})
+    assert failure(book).startswith("chapter 'demo' failed in snippets/demo/a.py:6: more than 4 "
+                                    "figures in one snippet")
+    (tmp_path / "docs" / "demo.md").write_text("# Demo\n@run demo/a.py max-figures=6\n")
+    assert len(book.build()["demo"].snippets[0]["figures"]) == 6
+
+
+def test_a_figure_over_the_size_limit_is_refused(tmp_path):
+    code = ("import matplotlib.pyplot as plt\nimport numpy as np\n\n"
+            "_ = plt.plot(np.random.default_rng(0).normal(size=3000))\nplt.show()\n")
+    book = make_book(tmp_path, "# Demo\n@run demo/a.py max-figure-kb=20\n", {"a.py": code})
+    text = failure(book)
+    assert "snippets/demo/a.py:5: figure 1 is" in text and "over the limit of 20 kB" in text
+    (tmp_path / "docs" / "demo.md").write_text("# Demo\n@run demo/a.py\n")
+    assert book.build()["demo"].snippets[0]["figures"][0]["name"] == "a-1.svg"
+
+
+@pytest.mark.parametrize("words, message", [
+    ("fast", "docs/demo.md:2: unknown option 'fast' after @run; known: platform-bound, "
+             "max-output=N, max-figures=N, max-figure-kb=N"),
+    ("max-output=0", "docs/demo.md:2: max-output needs a positive whole number"),
+    ("max-output=lots", "docs/demo.md:2: max-output needs a positive whole number"),
+    ("max-figures=2 max-figures=3", "docs/demo.md:2: option 'max-figures' is given twice"),
+])
+def test_bad_directive_words_name_the_page_line(tmp_path, words, message):
+    book = make_book(tmp_path, f"# Demo\n@run demo/a.py {words}\n", {"a.py": "x = 1\n"})
+    with pytest.raises(PageError) as err:
         book.chapters()
+    assert str(err.value).startswith(message)
+
+
+def test_directive_words_become_step_options(tmp_path):
+    book = make_book(tmp_path, "# Demo\n@run demo/a.py platform-bound max-output=400\n",
+                     {"a.py": "x = 1\n"})
+    [chapter] = book.chapters()
+    assert chapter.steps[0].options == {"platform-bound": True, "max-output": 400}
+
+
+SLOW = {"fast.py": "x = 1\n", "slow.py": "print('slow start')\nimport time\ntime.sleep(60)\n"}
+
+
+def test_check_honours_bookrun_timeout_and_keeps_the_output(tmp_path, monkeypatch, capsys):
+    make_book(tmp_path, "# Demo\n@run demo/fast.py\n@run demo/slow.py\n", SLOW)
+    monkeypatch.setenv("BOOKRUN_TIMEOUT", "10")
+    t0 = time.perf_counter()
+    assert main(["check"], root=tmp_path) == 1
+    assert time.perf_counter() - t0 < 45
+    err = capsys.readouterr().err
+    assert ("chapter 'demo' (docs/demo.md) timed out after 10 s while running "
+            "snippets/demo/slow.py:3; raise the limit with BOOKRUN_TIMEOUT") in err
+    assert 'File "snippets/demo/slow.py", line 3' in err
+    assert err.rstrip().endswith("--- output before the timeout ---\nslow start")
+
+
+def test_the_timeout_flag_wins_over_the_variable(tmp_path, monkeypatch, capsys):
+    make_book(tmp_path, "# Demo\n@run demo/fast.py\n@run demo/slow.py\n", SLOW)
+    monkeypatch.setenv("BOOKRUN_TIMEOUT", "600")
+    assert main(["update", "--timeout", "2"], root=tmp_path) == 1
+    assert "timed out after 2 s" in capsys.readouterr().err
+    monkeypatch.setenv("BOOKRUN_TIMEOUT", "soon")
+    with pytest.raises(SystemExit):
+        main(["check"], root=tmp_path)
+    assert "BOOKRUN_TIMEOUT: not a positive number of seconds: 'soon'" in capsys.readouterr().err
+
+
+def test_network_access_is_refused_but_localhost_works(tmp_path):
+    local = ("import socket\n\nserver = socket.create_server(('127.0.0.1', 0))\n"
+             "client = socket.create_connection(server.getsockname())\nprint('local ok')\n")
+    remote = "print('before')\nimport urllib.request\nurllib.request.urlopen('http://example.com')\n"
+    book = make_book(tmp_path, "# Demo\n@run demo/local.py\n@run demo/remote.py\n",
+                     {"local.py": local, "remote.py": remote})
+    text = failure(book)
+    assert text.startswith("chapter 'demo' failed in snippets/demo/remote.py:3: network access "
+                           "refused (to 'example.com'): pages must build offline and "
+                           "reproducibly")
+    assert "urllib" not in text.split("\n", 1)[1].replace("urllib.request.urlopen", "")
+    assert text.endswith("--- output before the error ---\nbefore")
+
+
+def test_os_exit_names_the_line_and_keeps_the_output(tmp_path):
+    book = make_book(tmp_path, "# Demo\n@run demo/a.py\n@run demo/b.py\n", {
+        "a.py": "x = 1\n", "b.py": "print('before exit')\nimport os\nos._exit(3)\n"})
+    text = failure(book)
+    assert text.startswith("chapter 'demo' failed in snippets/demo/b.py:3: os._exit(3) would "
+                           "end the chapter's session")
+    assert text.endswith("--- output before the error ---\nbefore exit")
+
+
+def test_a_crashed_session_names_the_snippet_line_and_keeps_the_output(tmp_path):
+    book = make_book(tmp_path, "# Demo\n@run demo/a.py\n", {
+        "a.py": "print('before crash')\nimport ctypes\nctypes.string_at(0)\n"})
+    text = failure(book)
+    assert text.startswith("chapter 'demo' (docs/demo.md): the session died (signal SIGSEGV) "
+                           "while running snippets/demo/a.py:3")
+    assert text.endswith("--- output before the crash ---\nbefore crash")
+
+
+def test_syntax_error_names_the_line_without_the_parser_frames(tmp_path):
+    book = make_book(tmp_path, "# Demo\n@run demo/a.py\n", {"a.py": "x = 1\ny = (\n"})
+    text = failure(book)
+    assert text.startswith("chapter 'demo' failed in snippets/demo/a.py:2: SyntaxError: "
+                           "'(' was never closed\n")
+    assert "ast.py" not in text
+
+
+def test_a_folder_used_by_two_pages_names_both(tmp_path):
+    book = make_book(tmp_path, "# Demo\n@run demo/a.py\n", {"a.py": "x = 1\n"})
+    (tmp_path / "docs" / "again.md").write_text("# Again\n@run demo/a.py\n")
+    with pytest.raises(ExecutionError, match=r"^snippets/demo/ is used by more than one page: "
+                                             r"docs/again.md, docs/demo.md$"):
+        book.chapters()
+
+
+def test_run_command_prints_and_leaves_no_scratch(tmp_path, capsys):
+    make_book(tmp_path, "# Demo\n@run demo/plot.py\n", {"plot.py": PLOT})
+    assert main(["run", str(tmp_path / "docs" / "demo.md")], root=tmp_path) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("==> snippets/demo/plot.py\ndrawn\n[figure plot-1.svg ")
+    assert not (tmp_path / ".cache" / "bookrun" / "scratch").exists()
+    assert not record_path("demo", tmp_path / "snippets").exists()  # a look, not an update
+
+
+@pytest.mark.parametrize("umask", [0o022, 0o002])
+def test_written_files_follow_the_umask(tmp_path, umask):
+    old = os.umask(umask)
+    try:
+        book = make_book(tmp_path, "# Demo\n@run demo/plot.py\n", {"plot.py": PLOT})
+        book.build()
+    finally:
+        os.umask(old)
+    expected = 0o666 & ~umask
+    written = [record_path("demo", book.snippets_root), book.figure_dir("demo") / "plot-1.svg"]
+    assert [stat.S_IMODE(p.stat().st_mode) for p in written] == [expected, expected]

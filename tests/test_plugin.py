@@ -1,8 +1,11 @@
 """The plugin inside a real `mkdocs build` of a tiny fixture site."""
 import os
+import socket
 import subprocess
 import sys
 import textwrap
+import time
+import urllib.request
 
 
 CONFIG = """\
@@ -59,6 +62,10 @@ def test_failing_snippet_fails_the_build_with_its_traceback(tmp_path):
     assert proc.returncode != 0
     assert "snippets/demo/bad.py:2: AttributeError" in proc.stderr
     assert not (tmp_path / "site" / "demo" / "index.html").exists()  # no page with a traceback
+    # The serve-only error panel can never reach a built site, strict or not.
+    assert "This chapter failed" not in proc.stdout + proc.stderr
+    assert not [f for f in (tmp_path / "site").rglob("*.html")
+                if "This chapter failed" in f.read_text()]
 
 
 def test_missing_snippet_fails_the_build_naming_page_and_line(tmp_path):
@@ -80,3 +87,55 @@ def test_execution_switched_off_shows_code_only(tmp_path):
     html = (tmp_path / "plain" / "demo" / "index.html").read_text()
     assert "snippets/demo/plot.py" in html and "bookrun-output" not in html
     assert "<code>what</code>" in html
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for(url, wanted, timeout=90):
+    """The page's HTML once it contains `wanted` (the server rebuilds in between)."""
+    deadline, html = time.monotonic() + timeout, ""
+    while time.monotonic() < deadline:
+        try:
+            html = urllib.request.urlopen(url, timeout=timeout).read().decode()
+        except OSError:
+            html = ""
+        if wanted in html:
+            return html
+        time.sleep(0.3)
+    raise AssertionError(f"{url} never showed {wanted!r}; last:\n{html[-2000:]}")
+
+
+def test_serve_shows_a_failing_snippet_on_its_page_and_rebuilds_once_per_save(tmp_path):
+    build(tmp_path, "# Demo\n\n@run demo/a.py\n\nValue {{ x }}.\n", {"a.py": "x = 1\nprint('v1 <b>')\n"})
+    port, log = free_port(), (tmp_path / "serve.log").open("w")
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
+    server = subprocess.Popen([sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}"],
+                              cwd=tmp_path, env=env, stdout=log, stderr=subprocess.STDOUT)
+    url, snippet = f"http://127.0.0.1:{port}/demo/", tmp_path / "snippets" / "demo" / "a.py"
+    try:
+        wait_for(url, "v1 &lt;b&gt;")
+        snippet.write_text("x = 2\nprint('v2 <i>')\nx.nope\n")
+        html = wait_for(url, "This chapter failed")
+        # The error, escaped, with its file, line and output so far; the old output stays.
+        assert "snippets/demo/a.py:3: AttributeError" in html
+        assert "v2 &lt;i&gt;" in html and "<i>" not in html
+        assert "v1 &lt;b&gt;" in html and "Value 1." in html
+        snippet.write_text("x = 3\nprint('v3')\n")
+        html = wait_for(url, "v3")
+        assert "This chapter failed" not in html and "Value 3." in html
+        page = tmp_path / "docs" / "demo.md"
+        page.write_text(page.read_text() + "\nA new sentence.\n")
+        html = wait_for(url, "A new sentence.")
+        assert "v3" in html and "Value 3." in html  # the outputs survive a prose-only rebuild
+        time.sleep(2)  # time for a second, unwanted rebuild to start, if one were coming
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+        log.close()
+    text = (tmp_path / "serve.log").read_text()
+    assert text.count("Building documentation") == 4, text  # the first build and one per save
+    assert "Aborted" not in text and "appear stuck" not in text

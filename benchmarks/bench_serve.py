@@ -1,0 +1,160 @@
+"""The author's loop under `mkdocs serve`: seconds from a save to the served page.
+
+    python benchmarks/bench_serve.py [CHAPTER] [--dirty]
+
+Clones the repository into a temporary folder (with the local figure and notebook
+caches, so the first build reuses records), measures the chapter's own execution
+time, then starts `mkdocs serve` there and saves two edits: one line printed by the
+chapter's last snippet, and one sentence of prose. For each it prints the seconds
+until the served page shows the change and how many builds the save started.
+`--dirty` serves with `--dirty --no-strict` (MkDocs warns on every dirty build, and
+strict mode turns that warning into a failed build).
+"""
+import argparse
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from urllib.parse import urlsplit
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def fetch(url: str) -> str:
+    try:
+        return urllib.request.urlopen(url, timeout=600).read().decode()
+    except OSError:
+        return ""
+
+
+def seconds_until(url: str, marker: str, since: float, limit: float = 600) -> float:
+    while time.perf_counter() - since < limit:
+        if marker in fetch(url):
+            return time.perf_counter() - since
+        time.sleep(0.05)
+    raise SystemExit(f"{url} never showed {marker!r} within {limit:g} s")
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU time of a process and its finished children: unlike wall time, it does not
+    grow when other work shares the machine."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return sum(int(f) for f in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+
+
+def builds(log: Path) -> int:
+    return log.read_text().count("Building documentation")
+
+
+def settle(log: Path, quiet: float = 3.0) -> None:
+    """Wait until the log has not grown for `quiet` seconds: no build is running."""
+    size, still = -1, time.perf_counter()
+    while time.perf_counter() - still < quiet:
+        now = log.stat().st_size
+        if now != size:
+            size, still = now, time.perf_counter()
+        time.sleep(0.1)
+
+
+def main() -> None:
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # still stop the server, clean up
+    ap = argparse.ArgumentParser()
+    ap.add_argument("chapter", nargs="?", default="bandits")
+    ap.add_argument("--dirty", action="store_true")
+    args = ap.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="bench-serve-"))
+    server = None
+    try:
+        clone = work / "book"
+        subprocess.run(["git", "clone", "--quiet", str(ROOT), str(clone)], check=True)
+        for cache in ("bookrun", "mkdocs-jupyter"):
+            if (ROOT / ".cache" / cache).is_dir():
+                shutil.copytree(ROOT / ".cache" / cache, clone / ".cache" / cache,
+                                ignore=shutil.ignore_patterns("scratch"))
+        env = dict(os.environ, PYTHONPATH=str(clone), NO_MKDOCS_2_WARNING="1")
+
+        # The chapter's own execution time, measured now, on this machine.
+        probe = ("import sys, time; from pathlib import Path; from bookrun.book import Book\n"
+                 "b = Book(root=Path(sys.argv[1])); c = b.chapter(sys.argv[2])\n"
+                 "t = time.perf_counter(); r = b.run(c)\n"
+                 "import resource; u = resource.getrusage(resource.RUSAGE_CHILDREN)\n"
+                 "print(time.perf_counter() - t, u.ru_utime + u.ru_stime, c.page.name, "
+                 "c.steps[-1].snippet)")
+        out = subprocess.run([sys.executable, "-c", probe, str(clone), args.chapter], env=env,
+                             cwd=clone, check=True, capture_output=True, text=True).stdout
+        execution, execution_cpu, page_name, last = out.split()
+        execution, execution_cpu = float(execution), float(execution_cpu)
+        shutil.rmtree(clone / ".cache" / "bookrun" / "scratch", ignore_errors=True)
+
+        port, log = free_port(), work / "serve.log"
+        cmd = [sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}"]
+        if args.dirty:
+            cmd += ["--dirty", "--no-strict"]
+        with log.open("w") as sink:
+            server = subprocess.Popen(cmd, cwd=clone, env=env, stdout=sink,
+                                      stderr=subprocess.STDOUT)
+        # Served under the path of site_url, as `mkdocs serve` does.
+        site_url = re.search(r"^site_url:\s*(\S+)", (clone / "mkdocs.yml").read_text(), re.M)
+        mount = urlsplit(site_url.group(1)).path.rstrip("/") if site_url else ""
+        url = f"http://127.0.0.1:{port}{mount}/{Path(page_name).stem}/"
+        t0 = time.perf_counter()
+        seconds_until(url, f"snippets/{last}", t0)
+        settle(log)
+        print(f"first build served after {time.perf_counter() - t0:.1f} s "
+              f"({builds(log)} build)")
+
+        results = []
+        snippet = clone / "snippets" / last
+        before, cpu = builds(log), cpu_seconds(server.pid)
+        marker = "bench-snippet-marker-1"
+        t = time.perf_counter()
+        # After a blank line: the snippet may end in an indented block.
+        snippet.write_text(snippet.read_text() + f"\nprint({marker!r})\n")
+        took = seconds_until(url, marker, t)
+        settle(log)
+        results.append(("snippet save", took, builds(log) - before, cpu_seconds(server.pid) - cpu))
+
+        page = clone / "docs" / page_name
+        before, cpu = builds(log), cpu_seconds(server.pid)
+        marker = "bench-prose-marker-2"
+        t = time.perf_counter()
+        page.write_text(page.read_text() + f"\n{marker}\n")
+        took = seconds_until(url, marker, t)
+        settle(log)
+        results.append(("prose save", took, builds(log) - before, cpu_seconds(server.pid) - cpu))
+
+        mode = "serve --dirty --no-strict" if args.dirty else "serve"
+        print(f"chapter {args.chapter} ({page_name}): executes in {execution:.1f} s on its own "
+              f"({execution_cpu:.1f} s CPU)")
+        for what, took, count, cpu in results:
+            print(f"{mode}: {what:<12} shown after {took:5.1f} s, {count} build(s), "
+                  f"{cpu:5.1f} s CPU")
+        print(f"snippet save minus the chapter's execution: {results[0][1] - execution:+.1f} s "
+              f"wall, {results[0][3] - execution_cpu:+.1f} s CPU (target <= 1.5 s); prose save: "
+              f"{results[1][1]:.1f} s wall, {results[1][3]:.1f} s CPU (target <= 2 s)")
+        print(f"load average while measuring: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+        built = [ln.split("built in ")[1] for ln in log.read_text().splitlines()
+                 if "Documentation built in" in ln]
+        print(f"build times reported by MkDocs: {', '.join(built)}")
+    finally:
+        if server is not None:
+            server.terminate()
+            server.wait(timeout=30)
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
