@@ -35,6 +35,6 @@ for name, pi in (("pi*", greedy_c), ("best eps-greedy", soft_c)):
     rows[[S_C, G_C]] = ["S", "G"]
     v_greedy = policy_value(pi, R_c, P_c, GAMMA, LIVE_C)[S_C]
     v_soft = policy_value(eps_soft(pi), R_c, P_c, GAMMA, LIVE_C)[S_C]
-    print(f"{name}: {len(path(pi)) - 1} moves; V(start) {v_greedy:+.2f} acting greedily,"
-          f" {v_soft:+.2f} with eps = {EPS}")
+    print(f"{name}: {len(path(pi)) - 1} moves; V(start) {v_greedy:+.2f} acting"
+          f" greedily, {v_soft:+.2f} with eps = {EPS}")
     print("\n".join("   " + "".join(rows[r * W:(r + 1) * W]) for r in range(4)))

@@ -16,7 +16,8 @@ print("best eps-greedy policy = pi* on every square:",
 print("corner (square 3) under eps-greedy play:",
       "  ".join(f"{ARROWS[a]} {Q_soft[3, a]:+.3f}" for a in range(N_A)))
 for name, pi in (("pi*", pi_star), ("SARSA majority vote", vote_sarsa)):
-    print(f"{name:20s} worth {policy_value(eps_soft(pi))[START]:.4f} under eps-greedy play")
+    worth = policy_value(eps_soft(pi))[START]
+    print(f"{name:20s} worth {worth:.4f} under eps-greedy play")
 
 print("squares where the vote differs from pi*, with the exact eps-greedy cost of the"
       " vote's action\nand the median number of visits per SARSA run (all squares: "

@@ -12,7 +12,8 @@ def outcomes(pi, limit):
 
 for limit in (100, 100_000):
     goal, hole, cut = outcomes(pi_fl, limit)
-    print(f"pi*, limit {limit:>7,}: goal {goal:.3f}, hole {hole:.3f}, time out {cut:.3f}")
+    print(f"pi*, limit {limit:>7,}: goal {goal:.3f}, hole {hole:.3f},"
+          f" time out {cut:.3f}")
 
 near = Fraction(goal).limit_denominator(100)
 print(f"with no limit the goal chance is {near} (off by below 1e-12: "
