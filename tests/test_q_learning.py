@@ -200,6 +200,7 @@ def test_frozen_lake():
     assert "limit     100: goal 0.740, hole 0.159, time out 0.100" in out
     assert "limit 100,000: goal 0.824, hole 0.176, time out 0.000" in out
     assert "goal chance is 14/17 (off by below 1e-12: True)" in out
+    assert "best chance of ever reaching G over all policies: 0.8235" in out
     assert value("outcomes(pi_fl, 100)[1] | .1%") == 15.9
     assert value("outcomes(pi_fl, 100)[2] | .1%") == 10.0
 

@@ -18,3 +18,7 @@ for limit in (100, 100_000):
 near = Fraction(goal).limit_denominator(100)
 print(f"with no limit the goal chance is {near} (off by below 1e-12: "
       f"{abs(goal - near) < 1e-12})")
+
+# No policy does better: value iteration on the chance of success itself (gamma = 1).
+V_win, _ = value_iteration(R_fl, P_fl, 1.0, live)
+print(f"best chance of ever reaching G over all policies: {V_win[0]:.4f}")
