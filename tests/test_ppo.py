@@ -142,22 +142,22 @@ def test_diagnostics_support_the_details():
     lines = rec.output("ppo_diagnostics.py").splitlines()
     assert all(not re.search(r"\w_\w", ln) for ln in lines)   # readable labels
     d = {ln.rsplit(None, 1)[0]: float(ln.rsplit(None, 1)[1]) for ln in lines}
-    stop = d["share of agent-rounds ended early by the KL stop"]
+    stop = d["share of agent-rounds stopped early by KL"]
     assert 0 < stop < 0.5                                      # a safety valve
     assert d["median approximate KL (k3) per step, nats"] < 0.02
-    critic = d["median gradient norm before clipping, critic"]
-    actor = d["median gradient norm before clipping, actor"]
+    critic = d["median grad norm before clipping, critic"]
+    actor = d["median grad norm before clipping, actor"]
     assert critic > 20 * actor                                 # why clipped apart
-    assert d["share of steps with the critic's norm cut to 0.5"] > 0.9
-    assert d["share of steps with the actor's norm cut to 0.5"] < 0.1
+    assert d["share of steps with critic norm cut to 0.5"] > 0.9
+    assert d["share of steps with actor norm cut to 0.5"] < 0.1
     assert d["std of REINFORCE's return-to-go, last round"] > \
         5 * d["std of raw GAE advantages, last round"]        # scales differ: normalise
     clipfrac = d["clip fraction: ratios outside [0.8, 1.2]"]
-    frozen = d["...of which past the band in their advantage's way"]
+    frozen = d["frozen: past the band in A's direction"]
     assert 0.0 < frozen < clipfrac < 0.2                       # only one side is frozen
     assert val('stats["frozen"] | .1%') == round(100 * frozen, 1)
-    first = d["policy entropy in nats, first round"]
-    last = d["policy entropy in nats, last round"]
+    first = d["policy entropy (nats), first round"]
+    last = d["policy entropy (nats), last round"]
     assert 0.3 < last < first <= 0.6932
 
 

@@ -27,20 +27,20 @@ stats = {
     "entropy_first": entropy[0, 0].mean(), "entropy_last": entropy[-1, 0].mean(),
 }
 LABELS = {
-    "early_stop_share": "share of agent-rounds ended early by the KL stop",
-    "mean_steps": "gradient steps taken per round (of 16)",
+    "early_stop_share": "share of agent-rounds stopped early by KL",
+    "mean_steps": "gradient steps taken per round, of 16",
     "median_kl": "median approximate KL (k3) per step, nats",
     "clipfrac": "clip fraction: ratios outside [0.8, 1.2]",
-    "frozen": "...of which past the band in their advantage's way",
-    "actor_norm": "median gradient norm before clipping, actor",
-    "critic_norm": "median gradient norm before clipping, critic",
-    "critic_clipped": "share of steps with the critic's norm cut to 0.5",
-    "actor_clipped": "share of steps with the actor's norm cut to 0.5",
+    "frozen": "frozen: past the band in A's direction",
+    "actor_norm": "median grad norm before clipping, actor",
+    "critic_norm": "median grad norm before clipping, critic",
+    "critic_clipped": "share of steps with critic norm cut to 0.5",
+    "actor_clipped": "share of steps with actor norm cut to 0.5",
     "adv_std_first": "std of raw GAE advantages, first round",
     "adv_std_last": "std of raw GAE advantages, last round",
     "ret_std_last": "std of REINFORCE's return-to-go, last round",
-    "entropy_first": "policy entropy in nats, first round",
-    "entropy_last": "policy entropy in nats, last round",
+    "entropy_first": "policy entropy (nats), first round",
+    "entropy_last": "policy entropy (nats), last round",
 }
 for key, val in stats.items():
-    print(f"{LABELS[key]:52s} {val:7.3f}")
+    print(f"{LABELS[key]:43s} {val:7.3f}")
