@@ -145,6 +145,9 @@ def test_terminal_mask_invisible_at_zero_large_when_optimistic():
     assert rows[3][3] > 0.95 * 0.481                # ...while the greedy policy survives
     flip = line("terminal_mask.py", "optimum of the buggy target")
     assert "squares [1] ['< -> >']" in flip and flip.endswith("0.4784 vs 0.4815")
+    buggy = value("policy_value(no_mask[init == 1].argmax(-1))[:, START].mean() | .3f")
+    masked = value("policy_value(with_mask[init == 1].argmax(-1))[:, START].mean() | .3f")
+    assert buggy == rows[3][3] and masked == rows[2][3] and abs(buggy - masked) < 0.01
 
 
 def test_bonus_loop_and_potential_fix():
