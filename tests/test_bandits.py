@@ -96,6 +96,18 @@ def test_pilot_error_is_permanent_and_regret_linear(table):
     small = table["pilot, 50 per page"]
     assert small[20_000][0] / small[2_000][0] > 8  # ten times the visitors, ~ten times the loss
     assert small[20_000][0] == max(t[20_000][0] for t in table.values())  # worst at 20,000
+    # ...but only in this draw: the exact expected loss is within noise of UCB c = 2's
+    exact = rec.output("pilot_exact.py")
+    assert "pilot of  50 per page: exact P(wrong page) 36.2%" in exact
+    assert "exact expected loss at 20,000 visitors 261.7" in exact
+    assert "pilot of 300 per page: exact P(wrong page) 9.8%" in exact
+    exact_50 = float(rec.value("exact_loss[50] | .1f"))
+    se = float(rec.value('spread["pilot, 50 per page", 20_000] / 20 | .1f'))
+    z = float(rec.value('(lost["pilot, 50 per page", 20_000] - exact_loss[50]) / '
+                        '(spread["pilot, 50 per page", 20_000] / 20) | .1f'))
+    assert 1 < z < 2 and abs(exact_50 - table["UCB c = 2"][20_000][0]) < 2 * se
+    assert float(rec.value("exact_wrong[300] | .1%").rstrip("%")) > \
+        float(rec.value("wrong[1] | .1%").rstrip("%"))        # the simulated share was low
     # the bigger pilot is wrong less often but still loses more than Thompson
     assert table["pilot, 300 per page"][20_000][2] < small[20_000][2]
     assert table["pilot, 300 per page"][20_000][0] > 2 * table["Thompson"][20_000][0]

@@ -222,6 +222,34 @@ def test_check_flags_a_typed_number_the_code_no_longer_produces(tmp_path):
     assert problem.startswith("docs/demo.md:4: 0.25 is typed in the prose")
 
 
+def test_prose_audit_flags_a_typed_integer_result_but_not_references(tmp_path):
+    page = textwrap.dedent("""\
+        # Demo
+        @run demo/a.py
+
+        The last 500 episodes lasted 34 moves; 12 % of 20,000 runs failed.
+        See chapter 3, Exercise 2 and §5.4 (Sutton and Barto 2018), a 64-bit float,
+        the rule $x_{17} = 2^{9}$ and `lr=77`, and a buffer of 128 steps.
+        <!-- bookrun: given 128 -->
+
+        $$
+        G = \\sum_{k=0}^{41} \\gamma^k
+        $$
+
+        1. a list item
+        ## Papers and further reading
+        - Nature 518, 529-533.
+        """)
+    book = make_book(tmp_path, page, {"a.py": "N = 500\nprint(f'{0.12:.2f}', 20_000)\n"})
+    book.build()
+    problems = book.check()
+    assert [p.split(" is typed")[0] for p in problems] == ["docs/demo.md:4: 34"]
+    # Bound, the same sentence passes.
+    (tmp_path / "docs" / "demo.md").write_text(page.replace("34", "{{ N // 15 }}"))
+    book.build(force=True)
+    assert book.check() == []
+
+
 def test_editing_one_chapter_re_executes_only_that_chapter(tmp_path):
     logs = []
     book = make_book(tmp_path, "# Demo\n@run demo/a.py\n", {"a.py": "print(1)\n"}, logs=logs)

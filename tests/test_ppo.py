@@ -139,15 +139,35 @@ def test_no_brakes_collapses():
 
 
 def test_diagnostics_support_the_details():
-    d = dict((r.split()[0], float(r.split()[1]))
-             for r in rec.output("ppo_diagnostics.py").splitlines())
-    assert 0 < d["early_stop_share"] < 0.5          # a safety valve, not a throttle
-    assert d["median_kl"] < 0.02
-    assert d["critic_norm"] > 20 * d["actor_norm"]   # why the two are clipped apart
-    assert d["critic_clipped"] > 0.9 and d["actor_clipped"] < 0.1
-    assert d["ret_std_last"] > 5 * d["adv_std_last"]   # scales differ: normalise
-    assert 0.0 < d["clipfrac"] < 0.2
-    assert 0.3 < d["entropy_last"] < d["entropy_first"] <= 0.6932
+    lines = rec.output("ppo_diagnostics.py").splitlines()
+    assert all(not re.search(r"\w_\w", ln) for ln in lines)   # readable labels
+    d = {ln.rsplit(None, 1)[0]: float(ln.rsplit(None, 1)[1]) for ln in lines}
+    stop = d["share of agent-rounds stopped early by KL"]
+    assert 0 < stop < 0.5                                      # a safety valve
+    assert d["median approximate KL (k3) per step, nats"] < 0.02
+    critic = d["median grad norm before clipping, critic"]
+    actor = d["median grad norm before clipping, actor"]
+    assert critic > 20 * actor                                 # why clipped apart
+    assert d["share of steps with critic norm cut to 0.5"] > 0.9
+    assert d["share of steps with actor norm cut to 0.5"] < 0.1
+    assert d["std of REINFORCE's return-to-go, last round"] > \
+        5 * d["std of raw GAE advantages, last round"]        # scales differ: normalise
+    clipfrac = d["clip fraction: ratios outside [0.8, 1.2]"]
+    frozen = d["frozen: past the band in A's direction"]
+    assert 0.0 < frozen < clipfrac < 0.2                       # only one side is frozen
+    assert val('stats["frozen"] | .1%') == round(100 * frozen, 1)
+    first = d["policy entropy (nats), first round"]
+    last = d["policy entropy (nats), last round"]
+    assert 0.3 < last < first <= 0.6932
+
+
+def test_kl_definition_example():
+    out = rec.output("kl_basics.py").splitlines()
+    assert out[0] == "KL(p_a || p_b) = 0.0253 nats   KL(p_b || p_a) = 0.0258"
+    assert out[1] == "KL(p_a || p_a) = 0.0000"                 # zero only for equal
+    nats, bits, reverse = numbers(out[2])[-3:]
+    assert (nats, bits, reverse) == (0.5108, 0.737, 0.3681)    # asymmetric
+    assert abs(nats / 0.693147 - bits) < 1e-3                  # 1 bit = ln 2 nats
 
 
 def test_exercises():

@@ -104,7 +104,34 @@ def test_sarsa_learns_eps_greedy_value_q_learning_greedy_value():
     assert s_est < q_est - 0.08
     top = line("sarsa_vs_q.py", "action most runs pick").split(":")[1]
     q_row, s_row = (part.split() for part in top.split("|"))
-    assert q_row[3] == "<" and s_row[3] == "^"      # SARSA's corner plays safe
+    assert q_row[3] == "<" and s_row[3] == "^"      # SARSA's majority vote: "up"
+
+
+def test_eps_greedy_optimum_is_pi_star_so_the_vote_is_noise():
+    out = rec.output("eps_soft_optimum.py")
+    assert "best eps-greedy policy = pi* on every square: True" in out
+    assert value("Q_soft[3, 3] | +.3f") > 0.05 > abs(value("Q_soft[3, 0] | +.4f"))
+    vote = value("policy_value(eps_soft(vote_sarsa))[START] | .4f")
+    assert vote < value("policy_value(eps_soft(pi_star))[START] | .4f")
+    costs = {int(m.group(1)): (float(m.group(2)), int(m.group(3))) for m in re.finditer(
+        r"square (\d+): vote ., pi\* ., costs ([\d.]+), visits\s+(\d+)", out)}
+    assert sorted(costs) == [2, 3, 8, 9]
+    median = numbers(line("eps_soft_optimum.py", "and the median"))[-1]
+    assert all(costs[s][1] < median / 5 for s in (2, 3))      # rarely visited
+    assert all(costs[s][0] < 0.01 for s in (8, 9))             # near ties
+    assert value("np.median(visits_m[is_sarsa][:, 3]) | .0f") == costs[3][1]
+
+
+def test_cliff_walk_separates_greedy_and_eps_greedy_optima():
+    out = rec.output("cliff_walking.py").splitlines()
+    assert out[0].startswith("pi*: 13 moves") and out[5].startswith("best eps-greedy: 17")
+    assert out[3].strip() == "oooooooooooo"                  # pi* walks the cliff edge
+    assert out[6].strip() == "oooooooooooo"                  # the eps optimum, top row
+    greedy_soft = value("policy_value(eps_soft(greedy_c), R_c, P_c, GAMMA, LIVE_C)[S_C] | .2f")
+    safe_soft = value("policy_value(eps_soft(soft_c), R_c, P_c, GAMMA, LIVE_C)[S_C] | .2f")
+    assert safe_soft > greedy_soft + 10
+    greedy_v, safe_v = numbers(out[0])[1], numbers(out[5])[1]
+    assert greedy_v > safe_v                                   # acting greedily, pi* wins
 
 
 def test_terminal_mask_invisible_at_zero_large_when_optimistic():
@@ -115,6 +142,11 @@ def test_terminal_mask_invisible_at_zero_large_when_optimistic():
     assert rows[3][1] > 0 > rows[2][1]              # optimistic, no mask: the hole "pays"
     assert value("no_mask[init == 1, START].max(-1).mean() | .3f") > 2 * 0.481
     assert rows[3][3] > 0.95 * 0.481                # ...while the greedy policy survives
+    flip = line("terminal_mask.py", "optimum of the buggy target")
+    assert "squares [1] ['< -> >']" in flip and flip.endswith("0.4784 vs 0.4815")
+    buggy = value("policy_value(no_mask[init == 1].argmax(-1))[:, START].mean() | .3f")
+    masked = value("policy_value(with_mask[init == 1].argmax(-1))[:, START].mean() | .3f")
+    assert buggy == rows[3][3] and masked == rows[2][3] and abs(buggy - masked) < 0.01
 
 
 def test_bonus_loop_and_potential_fix():
@@ -166,6 +198,18 @@ def test_frozen_lake():
     explorer = value("success(explorer) | .3f")
     assert explorer < learned and abs(explorer - won) < 0.05  # ...and 5 % explains it
     assert value("np.diff(ends[-501:]).mean() | .0f") >= 20   # long episodes
+    out = rec.output("frozen_lake_outcomes.py")
+    assert "limit     100: goal 0.740, hole 0.159, time out 0.100" in out
+    assert "limit 100,000: goal 0.824, hole 0.176, time out 0.000" in out
+    assert "goal chance is 14/17 (off by below 1e-12: True)" in out
+    assert "best chance of ever reaching G over all policies: 0.8235" in out
+    assert value("outcomes(pi_fl, 100)[1] | .1%") == 15.9
+    assert value("outcomes(pi_fl, 100)[2] | .1%") == 10.0
+
+
+def test_wrong_arrows_mostly_on_tie_and_corner():
+    assert value("wrong[:, [3, 8]].sum()") == 22 and value("wrong.sum()") == 33
+    assert value("wrong.sum() - wrong[:, [3, 8]].sum()") == 11
 
 
 def test_exercises():

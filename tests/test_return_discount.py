@@ -108,6 +108,8 @@ def test_return_bound_holds_and_is_loose_for_noise():
     assert largest < 0.25 * bound
     assert 0 < cut < largest
     assert rec.value("cut | .2f") == f"{cut:.2f}"
+    # the worst case of the cut-off tail, gamma^H * R_max / (1 - gamma), dwarfs the sample's
+    assert rec.value("g ** H / (1 - g) | .1f") == "36.6" and cut < 36.6 / 5
 
 
 def test_reward_to_go_backward_pass():

@@ -1,7 +1,3 @@
-def kl(p, q):
-    return float(np.sum(p * np.log(p / q)))
-
-
 def ppo_epoch(z, acts, adv, p_old, rng, lr, eps=0.2, minibatches=4):
     """One epoch: shuffle, then one gradient step per minibatch (eps=None: no clip)."""
     for idx in np.array_split(rng.permutation(len(acts)), minibatches):

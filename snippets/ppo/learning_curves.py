@@ -9,7 +9,7 @@ def plot_learning_curves():
     ax.set_xlabel("round (6 fresh episodes per agent each round)")
     ax.set_ylabel("mean episode length")
     ax.set_title("Cart-pole, 4 seeds each: mean (line) and min-max over seeds (band)")
-    ax.set_ylim(0, 265)                  # headroom above 200 keeps the legend off the data
+    ax.set_ylim(0, 265)          # headroom above 200 keeps the legend off the data
     ax.legend(fontsize=9, loc="upper left", ncol=2)
     plt.tight_layout()
     plt.show()

@@ -48,8 +48,13 @@ def update(agents, opt, b, cfg, rng, log, minibatches=4):
             with torch.no_grad():
                 approx_kl = masked_mean((ratio - 1) - (logp - lp0), m)   # k3
                 clipped = masked_mean(((ratio - 1).abs() > eps).float(), m)
+                # the part of clipfrac that lost its gradient: past the band
+                # in the direction its advantage pushes
+                past = ((A > 0) & (ratio > 1 + eps)) | ((A < 0) & (ratio < 1 - eps))
+                frozen = masked_mean(past.float(), m)
             norms = opt.step(on)
             for key, val in (("on", on), ("kl", approx_kl), ("clipfrac", clipped),
-                             ("gnorm", norms), ("entropy", masked_mean(entropy, m))):
+                             ("frozen", frozen), ("gnorm", norms),
+                             ("entropy", masked_mean(entropy, m))):
                 log[key].append(val.detach().numpy().copy())
             on &= approx_kl <= torch.tensor(cfg["kl_stop"])

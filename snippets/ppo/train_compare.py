@@ -18,7 +18,8 @@ def train(variants, seeds=4, iters=30, envs=6, lr=3e-3, seed=0):
     agents = Agents(len(rows), seed)
     opt = Adam(agents, lr)
     env = CartPoles((len(rows), envs), rng)
-    log = {k: [] for k in ("adv_std", "on", "kl", "clipfrac", "gnorm", "entropy")}
+    log = {k: [] for k in ("adv_std", "on", "kl", "clipfrac", "frozen", "gnorm",
+                           "entropy")}
     lengths = []
     for _ in range(iters):
         b = collect(env, agents, rng)

@@ -1,6 +1,6 @@
 EPS = 0.2                                           # keep exploring, never decay
 is_sarsa = np.arange(20) >= 10                      # runs 0-9 Q-learning, 10-19 SARSA
-Qm, _, _ = run_q_learning(20, STEPS, seed=1, eps=EPS, sarsa=is_sarsa)
+Qm, visits_m, _ = run_q_learning(20, STEPS, seed=1, eps=EPS, sarsa=is_sarsa)
 
 def eps_soft(pi, eps=EPS):
     """Action probabilities of acting eps-greedily around deterministic pi."""

@@ -12,3 +12,14 @@ for i0, group in ((0.0, init == 0), (1.0, init == 1)):
 
 same = np.array_equal(with_mask[init == 0], no_mask[init == 0])
 print("zero init: the two Q-tables are identical to the last bit:", same)
+
+# What the unmasked target converges to from init 1: every end square is worth 1.
+V_bug = np.where(DECIDE, 0.0, 1.0)
+for _ in range(1000):
+    V_bug = np.where(DECIDE, backup(V_bug).max(axis=1), 1.0)
+
+pi_bug = backup(V_bug).argmax(axis=1)
+flips = np.flatnonzero(DECIDE & (pi_bug != pi_star))
+print("optimum of the buggy target differs from pi* on squares", flips.tolist(),
+      [f"{ARROWS[pi_star[s]]} -> {ARROWS[pi_bug[s]]}" for s in flips],
+      f"| true V(S) {policy_value(pi_bug)[START]:.4f} vs {V_star[START]:.4f}")
