@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import posixpath
+import re
 from pathlib import Path
 
 from mkdocs.config import config_options as c
@@ -30,6 +31,10 @@ class BookrunConfig(Config):
 
 class BookrunPlugin(BasePlugin[BookrunConfig]):
     def on_config(self, config):
+        if "pymdownx.blocks.caption" not in config.markdown_extensions:
+            # Without it a figure's caption block would show as plain `///` text.
+            raise PluginError("bookrun: add `pymdownx.blocks.caption` to markdown_extensions: "
+                              "it renders each figure with its numbered caption")
         root = Path(config.config_file_path).resolve().parent
         self.book = Book(root=root, docs_dir=Path(config.docs_dir),
                          snippets_root=root / self.config.snippets_dir,
@@ -73,7 +78,11 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
             return markdown
         chapter, record = found
         links = self._notebook_links(chapter, page) if record and chapter.name != HOME else ""
-        return render_page(markdown, chapter, record, self._read_code, page.file.src_uri, links)
+        try:
+            return render_page(markdown, chapter, record, self._read_code, page.file.src_uri,
+                               links, chapter_number=_chapter_number(page))
+        except PageError as exc:  # raised before any page is written
+            raise PluginError(f"bookrun: {exc}") from None
 
     def _notebook_links(self, chapter, page) -> str:
         """Buttons under the title: the notebook as a page, the .ipynb, Colab."""
@@ -92,6 +101,14 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
             links.append(f"[:simple-googlecolab: Open in Colab]({self.config.colab_base}/{ipynb})"
                          "{ .md-button }")
         return " ".join(links)
+
+
+def _chapter_number(page):
+    """`chapter:` from the front matter, else the number of a nav title like `3. Bandits`."""
+    if "chapter" in page.meta:
+        return str(page.meta["chapter"])
+    m = re.match(r"(\d+)\.\s", page.title or "")
+    return m.group(1) if m else None
 
 
 def _title(page: Path) -> str:
