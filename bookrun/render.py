@@ -9,6 +9,7 @@ import re
 from .page import BOUND, DIRECTIVE, PageError, figure_texts, iter_prose_lines
 
 MARKDOWN_SPECIALS = re.compile(r"([\\`*_\[\]#])")
+FIGURE_REF = re.compile(r"\bFigure (\d+)\.(\d+)\b")
 ALT_SPECIALS = re.compile(r"([\\\[\]])")  # what could end an image's [alt] early
 
 
@@ -81,13 +82,16 @@ def numbered_figures(chapter, step, snippet: dict | None, record, chapter_number
         raise PageError(page, step.line, "figures are numbered per chapter: give the "
                         "page a numbered nav title (`3. Bandits`) or `chapter: 3` in its front "
                         "matter")
+    def value(b):
+        return record.values[b.group("body").strip()]
+
     texts = []
     for fig in step.figures:
         counter.append(fig)
-        bind = (lambda b: bound_text(record.values[b.group("body").strip()]))
-        plain = (lambda b: record.values[b.group("body").strip()])
-        texts.append((f"{chapter_number}.{len(counter)}", BOUND.sub(bind, fig.caption),
-                      BOUND.sub(plain, fig.alt)))
+        # The caption is Markdown, so its values are escaped; the alt is an attribute.
+        texts.append((f"{chapter_number}.{len(counter)}",
+                      BOUND.sub(lambda b: bound_text(value(b)), fig.caption),
+                      BOUND.sub(value, fig.alt)))
     return texts
 
 
@@ -105,7 +109,7 @@ def render_page(markdown: str, chapter, record, read_code, page_uri: str, notebo
 
     lines, title_done = [], not notebook_links
     source = markdown.splitlines()
-    steps, counter, skip_to = iter(chapter.steps), [], 0
+    steps, counter, skip_to, refs = iter(chapter.steps), [], 0, []
     for number, line, in_code in iter_prose_lines(markdown):
         if number <= skip_to:  # a `Figure:`/`Alt:` line, already placed with its figure
             continue
@@ -122,12 +126,23 @@ def render_page(markdown: str, chapter, record, read_code, page_uri: str, notebo
                                      figure_url, m.group("indent"), figures))
             continue
         if not in_code:
+            refs += [(number, r) for r in FIGURE_REF.finditer(line)]
             line = BOUND.sub(lambda b: render_value(b.group("body").strip(), record), line)
         lines.append(line)
         if not title_done and line.startswith("# "):
             lines += ["", notebook_links]
             title_done = True
+    if record:
+        check_references(refs, chapter, chapter_number, len(counter))
     return "\n".join(lines) + "\n"
+
+
+def check_references(refs, chapter, chapter_number, count: int) -> None:
+    """A "Figure 3.4" in this chapter's prose must name one of its figures."""
+    for number, ref in refs:
+        if ref.group(1) == chapter_number and not 1 <= int(ref.group(2)) <= count:
+            raise PageError(shown_path(chapter.page), number, f"{ref.group()} does not exist: "
+                            f"this chapter has {count} figure(s)")
 
 
 def render_value(body: str, record) -> str:

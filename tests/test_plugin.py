@@ -89,6 +89,13 @@ def test_alt_text_that_says_nothing_fails_the_build(tmp_path):
     assert "docs/demo.md:5: an `Alt:` text must say what the figure shows" in proc.stderr
 
 
+def test_prose_naming_a_figure_the_chapter_lacks_fails_the_build(tmp_path):
+    page = "# Demo\n\n@run demo/plot.py\n" + CAPTION + "\nFigure 4.1 is fine, Figure 4.2 is not.\n"
+    proc = build(tmp_path, page, {"plot.py": PLOT})
+    assert proc.returncode != 0
+    assert "docs/demo.md:8: Figure 4.2 does not exist: this chapter has 1 figure(s)" in proc.stderr
+
+
 def test_missing_snippet_fails_the_build_naming_page_and_line(tmp_path):
     proc = build(tmp_path, "# Demo\n\n@run demo/missing.py\n", {"a.py": "x = 1\n"})
     assert proc.returncode != 0
