@@ -12,6 +12,10 @@ DIRECTIVE = re.compile(
 # `{{ expr }}` or `{{ expr | format-spec }}`; the spec is whatever follows the last `|`.
 BOUND = re.compile(r"\{\{ (?P<body>.+?) \}\}")
 FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
+# Under a directive, one `Figure:` caption and one `Alt:` text per figure the snippet
+# shows, in order; a line indented deeper than the directive continues the field above.
+FIGURE_FIELD = re.compile(r"^(?P<indent>[ \t]*)(?P<key>Figure|Alt):[ \t]*(?P<text>.*)$")
+MIN_ALT_WORDS = 8  # fewer words cannot say both what a figure shows and what to notice
 
 
 # Options a directive may carry: flags (no value) and limits (`key=positive integer`).
@@ -47,6 +51,51 @@ class Binding:
         return self.body.rsplit("|", 1)[1].strip() if "|" in self.body else ""
 
 
+@dataclass(frozen=True)
+class FigureText:
+    """The author's words for one figure: a caption and a text alternative."""
+
+    caption: str
+    alt: str
+    line: int  # the `Figure:` line in the page
+
+
+def figure_texts(lines: list[str], start: int, indent: str, shown: str,
+                 first_line: int) -> tuple[list[FigureText], int]:
+    """Read the `Figure:`/`Alt:` block starting at lines[start] (the line after a directive).
+
+    Returns the figures' texts and the index of the first line after the block. Line
+    numbers in errors are `first_line` + offset, so the caller says where lines[start] is.
+    """
+    fields: list[list] = []  # [key, text, line]
+    i = start
+    while i < len(lines):
+        line = lines[i]
+        m = FIGURE_FIELD.match(line)
+        if m and m.group("indent") == indent:
+            fields.append([m.group("key"), m.group("text").strip(), first_line + i - start])
+        elif fields and line.strip() and len(line) - len(line.lstrip()) > len(indent):
+            fields[-1][1] = f"{fields[-1][1]} {line.strip()}".strip()
+        else:
+            break
+        i += 1
+    texts = []
+    for n in range(0, len(fields), 2):
+        pair = fields[n:n + 2]
+        keys = [f[0] for f in pair]
+        if keys != ["Figure", "Alt"]:
+            raise PageError(shown, pair[0][2], "write each figure's text as a `Figure:` caption "
+                            f"followed by an `Alt:` text, found {' then '.join(keys)}")
+        (_, caption, line), (_, alt, alt_line) = pair
+        if not caption:
+            raise PageError(shown, line, "empty `Figure:` caption")
+        if len(alt.split()) < MIN_ALT_WORDS or alt == caption:
+            raise PageError(shown, alt_line, "an `Alt:` text must say what the figure shows and "
+                            f"what to notice (at least {MIN_ALT_WORDS} words, not the caption)")
+        texts.append(FigureText(caption, alt, line))
+    return texts, i
+
+
 @dataclass
 class Step:
     """One snippet to run, with the bindings the prose places after it."""
@@ -55,6 +104,7 @@ class Step:
     line: int  # the directive's line in the page
     bindings: list[Binding] = field(default_factory=list)
     options: dict[str, int | bool] = field(default_factory=dict)  # from the directive's words
+    figures: list[FigureText] = field(default_factory=list)  # the author's words, in order
 
     @property
     def platform_bound(self) -> bool:
@@ -115,6 +165,7 @@ def read_chapter(page: Path, snippets_root: Path, shown_as: str | None = None) -
     project = snippets_root.parent  # errors show paths from the project root
     text = page.read_text(encoding="utf-8")
     steps: list[Step] = []
+    lines = text.splitlines()
     for number, line, in_code in iter_prose_lines(text):
         if in_code:
             continue
@@ -124,7 +175,9 @@ def read_chapter(page: Path, snippets_root: Path, shown_as: str | None = None) -
             if not (snippets_root / rel).is_file():
                 missing = os.path.relpath(snippets_root / rel, project)
                 raise PageError(shown, number, f"snippet not found: {missing}")
-            steps.append(Step(rel, number, options=parse_options(m.group("words"), shown, number)))
+            figures, _ = figure_texts(lines, number, m.group("indent"), shown, number + 1)
+            steps.append(Step(rel, number, options=parse_options(m.group("words"), shown, number),
+                              figures=figures))
             continue
         for b in BOUND.finditer(line):
             if not steps:

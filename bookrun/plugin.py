@@ -4,6 +4,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import posixpath
+import re
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -48,6 +49,10 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
                 logging.getLogger(name).setLevel(logging.WARNING)
 
     def on_config(self, config):
+        if "pymdownx.blocks.caption" not in config.markdown_extensions:
+            # Without it a figure's caption block would show as plain `///` text.
+            raise PluginError("bookrun: add `pymdownx.blocks.caption` to markdown_extensions: "
+                              "it renders each figure with its numbered caption")
         root = Path(config.config_file_path).resolve().parent
         self.book = Book(root=root, docs_dir=Path(config.docs_dir),
                          snippets_root=root / self.config.snippets_dir,
@@ -139,7 +144,11 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
         links = self._notebook_links(chapter, page) if notebook else ""
         if failure is not None:
             record = _stale(chapter, record)
-        markdown = render_page(markdown, chapter, record, self._read_code, page.file.src_uri, links)
+        try:
+            markdown = render_page(markdown, chapter, record, self._read_code,
+                                   page.file.src_uri, links, chapter_number=_chapter_number(page))
+        except PageError as exc:  # raised before any page is written
+            raise PluginError(f"bookrun: {exc}") from None
         return markdown if failure is None else error_panel(markdown, failure)
 
     # -- mkdocs serve -----------------------------------------------------------------
@@ -217,6 +226,14 @@ def error_panel(markdown: str, error: str) -> str:
     lines = markdown.split("\n")
     title = next((i for i, ln in enumerate(lines) if ln.startswith("# ")), -1)
     return "\n".join(lines[:title + 1] + [""] + panel + lines[title + 1:])
+
+
+def _chapter_number(page):
+    """`chapter:` from the front matter, else the number of a nav title like `3. Bandits`."""
+    if "chapter" in page.meta:
+        return str(page.meta["chapter"])
+    m = re.match(r"(\d+)\.\s", page.title or "")
+    return m.group(1) if m else None
 
 
 def _title(page: Path) -> str:

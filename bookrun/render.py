@@ -2,12 +2,15 @@
 from __future__ import annotations
 
 import html
+import os
 import posixpath
 import re
 
-from .page import BOUND, DIRECTIVE, iter_prose_lines
+from .page import BOUND, DIRECTIVE, PageError, figure_texts, iter_prose_lines
 
 MARKDOWN_SPECIALS = re.compile(r"([\\`*_\[\]#])")
+FIGURE_REF = re.compile(r"\bFigure (\d+)\.(\d+)\b")
+ALT_SPECIALS = re.compile(r"([\\\[\]])")  # what could end an image's [alt] early
 
 
 def fence_for(text: str) -> str:
@@ -29,18 +32,37 @@ PLATFORM_NOTE = ("*Platform-bound output: these digits are exact on the machine 
                  "{ .bookrun-platform }")
 
 
+def figure_markdown(url: str, number: str, caption: str, alt: str, indent: str) -> list[str]:
+    """A numbered <figure>: the image with its text alternative, then the caption.
+
+    pymdownx.blocks.caption wraps the image and the caption (Markdown, so it may hold
+    math or emphasis) in <figure> and <figcaption>; the alt text is plain text, read
+    aloud in place of the image.
+    """
+    anchor = "figure-" + number.replace(".", "-")
+    alt = ALT_SPECIALS.sub(r"\\\1", alt)
+    lines = [f"![{alt}]({url}){{ .bookrun-figure }}", "",
+             f"/// figure-caption | {number}",
+             f"    attrs: {{id: {anchor}}}",
+             caption,
+             "///"]
+    return [indent + ln if ln else ln for ln in lines]
+
+
 def render_step(snippet_path: str, code: str, snippet: dict | None, figure_url, indent: str,
-                platform_bound: bool = False) -> str:
-    """The code block, then (when executed) the output block and the figures."""
+                figures=(), platform_bound: bool = False) -> str:
+    """The code block, then (when executed) the output block and the figures.
+
+    `figures` holds (number, caption, alt) for each figure the snippet shows, in order.
+    """
     out = fenced(code, f'python title="{snippet_path}"', indent)
     if snippet is not None:
         if snippet["output"]:
             # A code block escapes its content, so a printed <b> shows as text.
             out += [""] + fenced(snippet["output"], '{ .text .bookrun-output title="Output" }',
                                  indent)
-        for n, fig in enumerate(snippet["figures"], start=1):
-            alt = f"Figure {n} shown by {posixpath.basename(snippet_path)}"
-            out += ["", f'{indent}![{alt}]({figure_url(fig["name"])}){{ .bookrun-figure }}']
+        for fig, (number, caption, alt) in zip(snippet["figures"], figures, strict=True):
+            out += [""] + figure_markdown(figure_url(fig["name"]), number, caption, alt, indent)
         if platform_bound:
             out += ["", indent + PLATFORM_NOTE]
     return "\n".join(out)
@@ -51,8 +73,42 @@ def bound_text(value: str) -> str:
     return MARKDOWN_SPECIALS.sub(r"\\\1", html.escape(value, quote=False))
 
 
-def render_page(markdown: str, chapter, record, read_code, page_uri: str, notebook_links: str = "") -> str:
-    """Replace every `@run` line and every `{{ }}` in the prose of one page."""
+def shown_path(page) -> str:
+    """The page as errors name it: relative to the working folder when under it."""
+    rel = os.path.relpath(page)
+    return str(page) if rel.startswith("..") else rel
+
+
+def numbered_figures(chapter, step, snippet: dict | None, record, chapter_number, counter):
+    """(number, caption, alt) for each figure a snippet showed; errors name page and line."""
+    shown, page = len(snippet["figures"]) if snippet else 0, shown_path(chapter.page)
+    if len(step.figures) != shown:
+        where = step.figures[0].line if step.figures and not shown else step.line
+        raise PageError(page, where, f"{step.snippet} shows {shown} figure(s) but the "
+                        f"page gives {len(step.figures)} `Figure:`/`Alt:` pair(s) under it")
+    if shown and chapter_number is None:
+        raise PageError(page, step.line, "figures are numbered per chapter: give the "
+                        "page a numbered nav title (`3. Bandits`) or `chapter: 3` in its front "
+                        "matter")
+    def value(b):
+        return record.values[b.group("body").strip()]
+
+    texts = []
+    for fig in step.figures:
+        counter.append(fig)
+        # The caption is Markdown, so its values are escaped; the alt is an attribute.
+        texts.append((f"{chapter_number}.{len(counter)}",
+                      BOUND.sub(lambda b: bound_text(value(b)), fig.caption),
+                      BOUND.sub(value, fig.alt)))
+    return texts
+
+
+def render_page(markdown: str, chapter, record, read_code, page_uri: str, notebook_links: str = "",
+                chapter_number=None) -> str:
+    """Replace every `@run` line and every `{{ }}` in the prose of one page.
+
+    Figures are numbered `<chapter_number>.<n>` in page order, under their captions.
+    """
     by_snippet = {s["snippet"]: s for s in record.snippets} if record else {}
     page_dir = posixpath.dirname(page_uri)
 
@@ -60,21 +116,42 @@ def render_page(markdown: str, chapter, record, read_code, page_uri: str, notebo
         return posixpath.relpath(f"figures/{chapter.name}/{name}", page_dir or ".")
 
     lines, title_done = [], not notebook_links
-    for _, line, in_code in iter_prose_lines(markdown):
+    source = markdown.splitlines()
+    steps, counter, skip_to, refs = iter(chapter.steps), [], 0, []
+    for number, line, in_code in iter_prose_lines(markdown):
+        if number <= skip_to:  # a `Figure:`/`Alt:` line, already placed with its figure
+            continue
         m = None if in_code else DIRECTIVE.match(line)
         if m:
-            rel = m.group("path")
-            lines.append(render_step(f"snippets/{rel}", read_code(rel), by_snippet.get(rel),
-                                     figure_url, m.group("indent"),
-                                     "platform-bound" in m.group("words").split()))
+            rel, step = m.group("path"), next(steps)
+            snippet = by_snippet.get(rel)
+            figures = (numbered_figures(chapter, step, snippet, record, chapter_number, counter)
+                       if record else ())
+            _, end = figure_texts(source, number, m.group("indent"), shown_path(chapter.page),
+                                  number + 1)
+            skip_to = end
+            lines.append(render_step(f"snippets/{rel}", read_code(rel), snippet,
+                                     figure_url, m.group("indent"), figures,
+                                     step.platform_bound))
             continue
         if not in_code:
+            refs += [(number, r) for r in FIGURE_REF.finditer(line)]
             line = BOUND.sub(lambda b: render_value(b.group("body").strip(), record), line)
         lines.append(line)
         if not title_done and line.startswith("# "):
             lines += ["", notebook_links]
             title_done = True
+    if record:
+        check_references(refs, chapter, chapter_number, len(counter))
     return "\n".join(lines) + "\n"
+
+
+def check_references(refs, chapter, chapter_number, count: int) -> None:
+    """A "Figure 3.4" in this chapter's prose must name one of its figures."""
+    for number, ref in refs:
+        if ref.group(1) == chapter_number and not 1 <= int(ref.group(2)) <= count:
+            raise PageError(shown_path(chapter.page), number, f"{ref.group()} does not exist: "
+                            f"this chapter has {count} figure(s)")
 
 
 def render_value(body: str, record) -> str:

@@ -90,6 +90,31 @@ def test_missing_snippet_names_page_line_and_path(tmp_path):
         book.chapters()
 
 
+def test_figure_texts_are_read_under_their_directive(tmp_path):
+    page = ("# Demo\n\n!!! note\n    @run demo/a.py\n    Figure: Two lines.\n"
+            "    Alt: The solid line rises and the dashed line stays flat,\n"
+            "        so only the first one learns.\n    Later prose.\n")
+    book = make_book(tmp_path, page, {"a.py": "x = 1\n"})
+    [chapter] = book.chapters()
+    [fig] = chapter.steps[0].figures
+    assert (fig.caption, fig.line) == ("Two lines.", 5)
+    assert fig.alt == ("The solid line rises and the dashed line stays flat, "
+                       "so only the first one learns.")
+
+
+@pytest.mark.parametrize("texts, line, message", [
+    ("Alt: a line that rises and then stays flat for ever after\n", 4, "found Alt"),
+    ("Figure: A line.\nFigure: Another.\n", 4, "found Figure then Figure"),
+    ("Figure: A line.\n", 4, "found Figure$"),
+    ("Figure: A line.\nAlt: A line.\n", 5, "at least 8 words"),
+    ("Figure:\nAlt: a line that rises and then stays flat for ever after\n", 4, "empty"),
+])
+def test_malformed_figure_texts_name_page_and_line(tmp_path, texts, line, message):
+    book = make_book(tmp_path, "# Demo\n\n@run demo/a.py\n" + texts, {"a.py": "x = 1\n"})
+    with pytest.raises(PageError, match=rf"docs/demo.md:{line}: .*{message}"):
+        book.chapters()
+
+
 def test_directive_inside_a_code_fence_is_left_alone(tmp_path):
     book = make_book(tmp_path, "# Demo\n```markdown\n@run demo/nope.py\n```\n@run demo/a.py\n",
                      {"a.py": "x = 1\n"})

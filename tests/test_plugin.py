@@ -12,12 +12,13 @@ CONFIG = """\
 site_name: Fixture
 strict: true
 nav:
-  - demo.md
+  - "4. Demo": demo.md
 plugins:
   - bookrun:
       timeout: 60
 markdown_extensions:
   - attr_list
+  - pymdownx.blocks.caption
   - pymdownx.highlight
   - pymdownx.superfences
 """
@@ -40,9 +41,14 @@ PLOT = ("import matplotlib.pyplot as plt\n\nfig, ax = plt.subplots(figsize=(2, 2
         "_ = ax.plot([1, 2])\nplt.show()\nwhat = '<i>'\nprint('<b>shown as text</b>')\n")
 
 
+CAPTION = ("Figure: A *rising* line, ending at {{ ax.lines[0].get_ydata()[-1] }}.\n"
+           "Alt: One straight line rising from 1 to {{ ax.lines[0].get_ydata()[-1] }},\n"
+           "    the whole plot in one colour, \"quoted\" & <tagged>.\n")
+
+
 def test_page_shows_code_output_figure_and_bound_value(tmp_path):
-    proc = build(tmp_path, "# Demo\n\n@run demo/plot.py\n\nThe tag {{ what }} stays text.\n",
-                 {"plot.py": PLOT})
+    proc = build(tmp_path, "# Demo\n\n@run demo/plot.py\n" + CAPTION +
+                 "\nThe tag {{ what }} stays text.\n", {"plot.py": PLOT})
     assert proc.returncode == 0, proc.stderr
     assert "demo               executed in" in proc.stderr  # progress, one line per chapter
     html = (tmp_path / "site" / "demo" / "index.html").read_text()
@@ -50,10 +56,17 @@ def test_page_shows_code_output_figure_and_bound_value(tmp_path):
     assert "&lt;b&gt;shown as text&lt;/b&gt;" in html and "<b>shown" not in html
     assert "The tag &lt;i&gt; stays text." in html
     assert 'src="../figures/demo/plot-1.svg"' in html
+    # A numbered <figure>: the caption is Markdown with the bound value, the alt plain text.
+    assert '<figure id="figure-4-1">' in html
+    assert ('<figcaption>\n<p><span class="caption-prefix">Figure 4.1.</span> '
+            'A <em>rising</em> line, ending at 2.</p>\n</figcaption>') in html
+    assert ('alt="One straight line rising from 1 to 2, the whole plot in one colour, '
+            '&quot;quoted&quot; &amp; &lt;tagged&gt;."') in html
+    assert "Figure:" not in html and "Alt:" not in html
     assert (tmp_path / "site" / "figures" / "demo" / "plot-1.svg").is_file()
     assert (tmp_path / "site" / "notebooks" / "demo.ipynb").is_file()
-    again = build(tmp_path, "# Demo\n\n@run demo/plot.py\n\nThe tag {{ what }} stays text.\n",
-                  {"plot.py": PLOT})
+    again = build(tmp_path, "# Demo\n\n@run demo/plot.py\n" + CAPTION +
+                  "\nThe tag {{ what }} stays text.\n", {"plot.py": PLOT})
     assert "demo               reused record in" in again.stderr
 
 
@@ -68,6 +81,28 @@ def test_failing_snippet_fails_the_build_with_its_traceback(tmp_path):
                 if "This chapter failed" in f.read_text()]
 
 
+def test_figure_without_caption_and_alt_fails_the_build_naming_page_and_line(tmp_path):
+    proc = build(tmp_path, "# Demo\n\n@run demo/plot.py\n", {"plot.py": PLOT})
+    assert proc.returncode != 0
+    assert ("docs/demo.md:3: demo/plot.py shows 1 figure(s) but the page gives 0 "
+            "`Figure:`/`Alt:` pair(s)") in proc.stderr
+    assert not (tmp_path / "site" / "demo" / "index.html").exists()
+
+
+def test_alt_text_that_says_nothing_fails_the_build(tmp_path):
+    proc = build(tmp_path, "# Demo\n\n@run demo/plot.py\nFigure: A line.\nAlt: A plot.\n",
+                 {"plot.py": PLOT})
+    assert proc.returncode != 0
+    assert "docs/demo.md:5: an `Alt:` text must say what the figure shows" in proc.stderr
+
+
+def test_prose_naming_a_figure_the_chapter_lacks_fails_the_build(tmp_path):
+    page = "# Demo\n\n@run demo/plot.py\n" + CAPTION + "\nFigure 4.1 is fine, Figure 4.2 is not.\n"
+    proc = build(tmp_path, page, {"plot.py": PLOT})
+    assert proc.returncode != 0
+    assert "docs/demo.md:8: Figure 4.2 does not exist: this chapter has 1 figure(s)" in proc.stderr
+
+
 def test_missing_snippet_fails_the_build_naming_page_and_line(tmp_path):
     proc = build(tmp_path, "# Demo\n\n@run demo/missing.py\n", {"a.py": "x = 1\n"})
     assert proc.returncode != 0
@@ -75,7 +110,7 @@ def test_missing_snippet_fails_the_build_naming_page_and_line(tmp_path):
 
 
 def test_execution_switched_off_shows_code_only(tmp_path):
-    proc = build(tmp_path, "# Demo\n\n@run demo/plot.py\n\nThe tag {{ what }}.\n",
+    proc = build(tmp_path, "# Demo\n\n@run demo/plot.py\n" + CAPTION + "\nThe tag {{ what }}.\n",
                  {"plot.py": PLOT}, extra_env=None)
     assert proc.returncode == 0
     # A config that turns execution off renders code and expressions, runs nothing.
@@ -87,6 +122,7 @@ def test_execution_switched_off_shows_code_only(tmp_path):
     html = (tmp_path / "plain" / "demo" / "index.html").read_text()
     assert "snippets/demo/plot.py" in html and "bookrun-output" not in html
     assert "<code>what</code>" in html
+    assert "Figure:" not in html and "Alt:" not in html  # no figure, and no stray caption
 
 
 def free_port() -> int:

@@ -7,8 +7,7 @@ def plot_regret(regret, names, every=100):
     # fixed exploration on the left, exploration that follows the data on the right
     for i, name in enumerate(names):
         ax = axes[0] if name.startswith(("pilot", "eps")) else axes[1]
-        style = "--" if name.startswith("pilot") else "-"
-        ax.plot(thousands, regret[:, i].mean(axis=1), style, lw=1.5, label=name)
+        ax.plot(thousands, regret[:, i].mean(axis=1), label=name)
     axes[0].set_title("pilots and ε-greedy", fontsize=10)
     axes[1].set_title("UCB and Thompson", fontsize=10)
     axes[0].set_ylabel("sign-ups lost (mean of runs)")

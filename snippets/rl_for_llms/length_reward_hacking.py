@@ -33,7 +33,7 @@ for beta, h in len_runs.items():
 fig, ax = plt.subplots(figsize=(7, 3.5))
 for (beta, h), colour in zip(len_runs.items(), ["C3", "C0"]):
     _ = ax.plot(h[:, 0], ls="--", c=colour, label=f"reward model, beta {beta}")
-    _ = ax.plot(h[:, 1], c=colour, label=f"true quality, beta {beta}")
+    _ = ax.plot(h[:, 1], ls="-", c=colour, label=f"true quality, beta {beta}")
 
 _ = ax.set(xlabel="gradient step", ylabel="expected value", ylim=(-1.2, 2.7),
            title="Training against a length-loving reward model")

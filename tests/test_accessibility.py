@@ -1,0 +1,218 @@
+"""Accessibility of the built site in a real browser: axe-core, figures, keyboard.
+
+axe-core (bundled by axe-playwright-python, injected into the page; nothing is
+downloaded) checks every page of the site, chapters and notebook pages, in the light
+and the dark palette; a page passes with no serious or critical violation. Figures
+must be numbered <figure>s with a caption and a real text alternative, and a keyboard
+alone must reach the search, the palette toggle and a collapsible answer.
+"""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+# The server, the browser and the page loader are the browser tests' own (the import
+# also skips this module, with their message, where Debian's chromium is missing).
+from test_browser import (CHAPTERS, DESKTOP, Tab, base_url, browser, page_id,  # noqa: F401
+                          site_pages)
+
+axe_sync = pytest.importorskip("axe_playwright_python.sync_playwright",
+                               reason="pip install -r requirements.txt")
+
+SCHEMES = {"light": "default", "dark": "slate"}  # prefers-color-scheme -> Material's palette
+BLOCKING = ("serious", "critical")
+FIGURE_NUMBER = re.compile(r"^Figure (\d+)\.(\d+)\.")
+# Figures are numbered by the chapter's place in the nav ("3. Bandits"): CHAPTERS order.
+CHAPTER_NUMBER = {path: str(n) for n, path in enumerate(CHAPTERS, start=1)}
+
+
+def _violations(tab: Tab, path: str, axe) -> list[str]:
+    problems = tab.open(path)
+    if problems:
+        return [f"did not load cleanly: {p}" for p in problems]
+    found = axe.run(tab.page).response["violations"]
+    lines = []
+    for v in found:
+        if v["impact"] not in BLOCKING:
+            continue
+        nodes = v["nodes"]
+        first = nodes[0]
+        why = (first["any"] or first["all"] or first["none"] or [{"message": ""}])[0]["message"]
+        lines.append(f"{v['id']} ({v['impact']}) x{len(nodes)}: {v['help']}; first at "
+                     f"{first['target']}: {why}")
+    return lines
+
+
+@pytest.fixture(scope="module")
+def axe_report(browser, base_url, site_pages):  # noqa: F811
+    """{(scheme, path): [violations]} for every page in both palettes."""
+    axe = axe_sync.Axe()
+    report = {}
+    for scheme, palette in SCHEMES.items():
+        tab = Tab(browser, base_url, viewport=DESKTOP)
+        # A reader whose system asks for this scheme: Material follows the media query.
+        tab.page.emulate_media(color_scheme=scheme)
+        for path in site_pages:
+            lines = _violations(tab, path, axe)
+            shown = tab.page.evaluate("() => document.body.getAttribute('data-md-color-scheme')")
+            if shown != palette:  # the palette under test must really be the one shown
+                lines.append(f"expected the {palette!r} palette, the page shows {shown!r}")
+            report[scheme, path] = lines
+        tab.close()
+    return report
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_no_serious_or_critical_axe_violations(axe_report, site_pages, scheme):
+    assert len(site_pages) >= 2 * len(CHAPTERS) + 1, "expected chapters and notebook pages"
+    bad = {page_id(p): lines for (s, p), lines in axe_report.items() if s == scheme and lines}
+    assert not bad, f"axe-core, {scheme} palette:\n" + "\n".join(
+        f"  {p}:\n" + "\n".join(f"    - {x}" for x in lines) for p, lines in bad.items())
+
+
+# -- figures ----------------------------------------------------------------------------------
+FIGURES = r"""
+() => [...document.querySelectorAll("article img")].map(img => {
+  const figure = img.closest("figure");
+  const caption = figure && figure.querySelector(":scope > figcaption");
+  return {src: img.getAttribute("src"), alt: img.getAttribute("alt"),
+          id: figure ? figure.id : null,
+          caption: caption ? caption.textContent.trim().replace(/\s+/g, " ") : null};
+})
+"""
+
+
+@pytest.fixture(scope="module")
+def figures(browser, base_url):  # noqa: F811
+    tab = Tab(browser, base_url, viewport=DESKTOP)
+    found = {}
+    for path in CHAPTERS:
+        tab.open(path)
+        found[path] = tab.page.evaluate(FIGURES)
+    tab.close()
+    return found
+
+
+@pytest.mark.parametrize("path", CHAPTERS)
+def test_every_figure_has_a_numbered_caption_and_a_text_alternative(figures, path):
+    shown = [f for f in figures[path] if "/figures/" in f["src"] or f["src"].startswith("../figures/")]
+    numbers = []
+    for f in shown:
+        assert f["caption"], f"{f['src']} is not in a <figure> with a <figcaption>"
+        m = FIGURE_NUMBER.match(f["caption"])
+        assert m, f"caption of {f['src']} does not start with 'Figure N.M.': {f['caption']!r}"
+        assert m.group(1) == CHAPTER_NUMBER[path], (
+            f"{f['caption'][:12]!r} on chapter {CHAPTER_NUMBER[path]}")
+        assert f["id"] == f"figure-{m.group(1)}-{m.group(2)}", f"anchor {f['id']!r}"
+        numbers.append(int(m.group(2)))
+        alt = f["alt"] or ""
+        assert len(alt.split()) >= 8 and alt not in f["caption"], (
+            f"{f['src']}: the alt text must say what the figure shows: {alt!r}")
+    assert numbers == list(range(1, len(shown) + 1)), f"figures numbered {numbers}"
+    # every image in a chapter is one of these figures: none is left without a caption
+    assert len(shown) == len(figures[path]), [f["src"] for f in figures[path]]
+
+
+def test_the_book_has_figures(figures):
+    assert sum(len(v) for v in figures.values()) >= 20, {k: len(v) for k, v in figures.items()}
+
+
+# -- keyboard ---------------------------------------------------------------------------------
+ACTIVE = r"""
+() => {
+  const el = document.activeElement;
+  if (!el || el === document.body) return null;
+  const style = getComputedStyle(el);
+  const next = el.nextElementSibling;  // Material's palette radio is drawn by its label
+  const ring = s => s.outlineStyle !== "none" && parseFloat(s.outlineWidth) > 0;
+  const box = el.getBoundingClientRect();
+  return {
+    tag: el.tagName.toLowerCase(),
+    kind: el.matches("input.md-search__input") ? "search"
+        : el.matches('form[data-md-component="palette"] input') ? "palette"
+        : el.matches("details > summary") ? "answer"
+        : el.matches("a.md-skip") ? "skip" : "other",
+    text: (el.textContent || el.getAttribute("aria-label") || "").trim().slice(0, 40),
+    ring: ring(style) || (next && next.tagName === "LABEL" && ring(getComputedStyle(next))),
+    onScreen: box.bottom > 0 && box.top < innerHeight && box.width > 0 && box.height > 0,
+  };
+}
+"""
+MAX_TABS = 1500  # a chapter has many code blocks, each with a copy button, before its answers
+
+
+def _chapter_with_answers(site_pages):
+    return next(p for p in CHAPTERS if p in site_pages)
+
+
+def test_keyboard_reaches_skip_link_search_palette_and_answers(browser, base_url, site_pages):  # noqa: F811
+    tab = Tab(browser, base_url, viewport=DESKTOP)
+    try:
+        path = _chapter_with_answers(site_pages)
+        assert not tab.open(path), tab.problems
+        page = tab.page
+        first_answer = page.locator("details:not([open]) > summary").first
+        assert first_answer.count(), f"{path} has no collapsible answer to reach"
+        page.keyboard.press("Tab")
+        skip = page.evaluate(ACTIVE)
+        assert skip and skip["kind"] == "skip", f"the first Tab stop is not the skip link: {skip}"
+        assert skip["onScreen"] and skip["ring"], f"the skip link is not shown when focused: {skip}"
+        reached, unringed = {}, []
+        for _ in range(MAX_TABS):
+            page.keyboard.press("Tab")
+            now = page.evaluate(ACTIVE)
+            if now is None:
+                continue
+            if not now["ring"]:
+                unringed.append(now)
+            reached.setdefault(now["kind"], now)
+            if now["kind"] == "answer":
+                break
+        missing = {"search", "palette", "answer"} - reached.keys()
+        assert not missing, f"Tab never reached {sorted(missing)} on {path}"
+        assert not unringed, f"focused without a visible focus ring: {unringed[:5]}"
+        # Enter opens the answer that has focus
+        opened = "() => document.activeElement.parentElement.open"
+        assert not page.evaluate(opened)
+        page.keyboard.press("Enter")
+        page.wait_for_function(opened)
+    finally:
+        tab.close()
+
+
+def test_keyboard_switches_the_palette_and_searches(browser, base_url):  # noqa: F811
+    tab = Tab(browser, base_url, viewport=DESKTOP)
+    try:
+        assert not tab.open(CHAPTERS[0]), tab.problems
+        page = tab.page
+        scheme = "() => document.body.getAttribute('data-md-color-scheme')"
+        assert page.evaluate(scheme) == "default"
+        for _ in range(40):
+            page.keyboard.press("Tab")
+            if (page.evaluate(ACTIVE) or {}).get("kind") == "palette":
+                break
+        else:
+            pytest.fail("Tab never reached the palette toggle")
+        page.keyboard.press("Space")  # a radio in a group: Space selects, arrows move
+        if page.evaluate(scheme) == "default":
+            page.keyboard.press("ArrowRight")
+        page.wait_for_function(f"() => ({scheme})() === 'slate'")
+        for _ in range(40):
+            page.keyboard.press("Tab")
+            if (page.evaluate(ACTIVE) or {}).get("kind") == "search":
+                break
+        else:
+            pytest.fail("Tab never reached the search box")
+        page.keyboard.type("regret")
+        page.wait_for_selector(".md-search-result__item a")
+        name = page.evaluate("() => document.querySelector('.md-search[role=dialog]')"
+                             ".getAttribute('aria-label')")
+        assert name, "the search dialog has no accessible name"
+        page.keyboard.press("ArrowDown")  # Material moves focus into the results
+        focused = page.evaluate("() => document.activeElement.closest('.md-search-result') "
+                                "!== null")
+        assert focused, "the arrow keys do not reach the search results"
+        assert not tab.problems, tab.problems
+    finally:
+        tab.close()
