@@ -49,6 +49,8 @@ def stamp(chapter: Chapter, snippets_root: Path) -> str:
     """
     h = hashlib.sha256()
     h.update(WORKER.read_bytes())  # how snippets are run and captured
+    style = snippets_root.parent / "matplotlibrc"  # the book's figure style (cwd of a session)
+    h.update(style.read_bytes() if style.is_file() else b"")
     for step in chapter.steps:
         h.update(step.snippet.encode() + b"\0")
         h.update((snippets_root / step.snippet).read_bytes() + b"\0")
