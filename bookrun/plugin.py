@@ -4,6 +4,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import posixpath
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -12,6 +13,8 @@ from mkdocs.config.base import Config
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, get_plugin_logger
 from mkdocs.structure.files import File
+from watchdog.events import FileSystemEventHandler
+from watchdog.observers import Observer
 
 from .book import Book
 from .notebook import chapter_notebook
@@ -21,6 +24,7 @@ from .render import fence_for, render_page
 from .session import DEFAULT_TIMEOUT, ExecutionError
 
 log = get_plugin_logger(__name__)
+CHANGES = {"created", "modified", "moved", "deleted"}  # watchdog event types
 HOME = "home"  # the snippets of the home page: not a chapter, so no notebook
 
 
@@ -38,8 +42,7 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
         # build (strict or not) and `serve --clean` fail as before, so no error page is
         # ever published.
         self.serving = command == "serve"
-        self.server = None
-        self.watched: set[str] = set()
+        self.observer = None
         self.rendered: dict[str, tuple] = {}  # page -> (key, HTML and what render() sets)
         self.notebooks: dict[str, tuple] = {}  # chapter -> (key, notebook text)
         if self.serving:  # one line per notebook per rebuild drowns the useful lines
@@ -66,7 +69,6 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
                 records = self.book.build(chapters)
         except (PageError, ExecutionError) as exc:
             raise PluginError(f"bookrun: {exc}") from None
-        self._watch_snippets(chapters)
         self.pages = {}
         for ch in chapters:
             rec, failure = records.get(ch.name), failures.get(ch.name)
@@ -143,21 +145,34 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
 
     # -- mkdocs serve -----------------------------------------------------------------
     def on_serve(self, server, config, builder):
-        self.server = server
-        self._watch_snippets(self.book.chapters())
+        """Rebuild when a snippet (a .py file under snippets/) is saved, but not when a
+        rebuild rewrites a record or figure there: that would start a second build.
+
+        MkDocs can only watch whole paths, by polling (one thread per path), so one
+        inotify watch on the snippets folder filters the events and touches a single
+        file that MkDocs watches."""
+        trigger = self.book.cache / "serve" / "snippet-saved"
+        trigger.parent.mkdir(parents=True, exist_ok=True)
+        trigger.write_text("")
+
+        def saved(event):
+            # Reads (the worker's, ours) raise events too: only a change counts.
+            paths = (event.src_path, getattr(event, "dest_path", "") or "")
+            if event.event_type in CHANGES and any(str(p).endswith(".py") for p in paths):
+                trigger.write_text(str(time.time_ns()))
+
+        handler = FileSystemEventHandler()
+        handler.on_any_event = saved
+        self.observer = Observer()
+        self.observer.schedule(handler, str(self.book.snippets_root), recursive=True)
+        self.observer.start()
+        server.watch(str(trigger))
         return server
 
-    def _watch_snippets(self, chapters):
-        """Watch each snippet file, not the snippets folder: a rebuild rewrites records
-        and figures there, and watching them would start a second, useless rebuild."""
-        if self.server is None:
-            return
-        for ch in chapters:
-            for step in ch.steps:
-                path = str((self.book.snippets_root / step.snippet).resolve())
-                if path not in self.watched:
-                    self.watched.add(path)
-                    self.server.watch(path)
+    def on_shutdown(self):
+        if getattr(self, "observer", None) is not None:
+            self.observer.stop()
+            self.observer.join()
 
     def _build_keeping_failures(self, chapters):
         """Under serve: build each chapter on its own, so one failing chapter leaves the
