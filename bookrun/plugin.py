@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import hashlib
+import html
 import logging
 import posixpath
 import time
@@ -20,7 +21,7 @@ from .book import Book
 from .notebook import chapter_notebook
 from .page import PageError
 from .record import Record, read_if_valid, record_path, write_atomic
-from .render import fence_for, render_page
+from .render import render_page
 from .session import DEFAULT_TIMEOUT, ExecutionError
 
 log = get_plugin_logger(__name__)
@@ -221,16 +222,16 @@ def _stale(chapter, record: Record | None) -> Record | None:
 
 
 def error_panel(markdown: str, error: str) -> str:
-    """A page whose chapter failed under serve: the error first (escaped, as a code
-    block), then the last good outputs, marked stale."""
-    fence = fence_for(error)
-    panel = ['!!! failure "This chapter failed: the outputs below are from its last good '
-             'run, and stale"', "", f"    {fence} text", *(f"    {ln}" if ln else ""
-                                                           for ln in error.split("\n")),
-             f"    {fence}", ""]
+    """A page whose chapter failed under serve: the error first, escaped, then the last
+    good outputs, marked stale. Raw HTML (Material's admonition classes), so it needs
+    no Markdown extension and nothing in the error is read as Markdown."""
+    panel = ('<div class="admonition failure bookrun-error" role="alert">\n'
+             '<p class="admonition-title">This chapter failed: the outputs below are from '
+             'its last good run, and stale</p>\n'
+             f'<pre><code>{html.escape(error)}</code></pre>\n</div>')
     lines = markdown.split("\n")
     title = next((i for i, ln in enumerate(lines) if ln.startswith("# ")), -1)
-    return "\n".join(lines[:title + 1] + [""] + panel + lines[title + 1:])
+    return "\n".join(lines[:title + 1] + ["", panel, ""] + lines[title + 1:])
 
 
 def _title(page: Path) -> str:
