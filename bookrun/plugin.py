@@ -4,6 +4,7 @@ from __future__ import annotations
 import hashlib
 import html
 import logging
+import os
 import posixpath
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -43,9 +44,13 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
         # build (strict or not) and `serve --clean` fail as before, so no error page is
         # ever published.
         self.serving = command == "serve"
+        self.dirty = dirty
+        self.shown: dict[str, tuple] = {}  # chapter -> (record stamp, error) last rendered
         self.observer = None
         self.rendered: dict[str, tuple] = {}  # page -> (key, HTML and what render() sets)
         self.notebooks: dict[str, tuple] = {}  # chapter -> (key, notebook text)
+        if self.serving:
+            _reuse_search_entries()
         if self.serving:  # one line per notebook per rebuild drowns the useful lines
             for name in ("mkdocs.plugins.mkdocs_jupyter", "mkdocs.mkdocs-jupyter"):
                 logging.getLogger(name).setLevel(logging.WARNING)
@@ -74,6 +79,7 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
         for ch in chapters:
             rec, failure = records.get(ch.name), failures.get(ch.name)
             self.pages[str(ch.page.resolve())] = (ch, rec, failure, False)
+            self._mark_changed(ch, rec, failure, files)
             if rec is None or ch.name == HOME:
                 continue
             figs = self.book.figure_dir(ch.name)
@@ -118,6 +124,20 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
 
         page.render = render_or_reuse
         return page
+
+    def _mark_changed(self, chapter, record, failure, files) -> None:
+        """Under `serve --dirty` MkDocs rebuilds only pages whose source is newer than
+        their HTML; a chapter re-executed from an edited snippet has an unchanged page,
+        so its old HTML is made to look older."""
+        if not (getattr(self, "serving", False) and self.dirty):
+            return
+        now = (record.stamp if record else None, failure)
+        if self.shown.get(chapter.name, now) != now:
+            src = chapter.page.relative_to(self.book.docs_dir).as_posix()
+            page = files.get_file_from_path(src)
+            if page is not None and Path(page.abs_dest_path).is_file():
+                os.utime(page.abs_dest_path, (0, 0))
+        self.shown[chapter.name] = now
 
     def _notebook(self, chapter, record, figs) -> str:
         """The chapter's notebook text; under serve, rebuilt only when its inputs change."""
@@ -209,6 +229,36 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
             links.append(f"[:simple-googlecolab: Open in Colab]({self.config.colab_base}/{ipynb})"
                          "{ .md-button }")
         return " ".join(links)
+
+
+def _reuse_search_entries() -> None:
+    """Under serve, index a page for search only when it changed.
+
+    Material's search plugin parses every page's HTML on every rebuild; the notebook
+    pages inline their SVG figures, so this parse is most of a rebuild. Its entries
+    depend only on the page's URL, title, metadata and HTML, so an unchanged page gets
+    the same entries from the last rebuild and the index stays identical."""
+    try:
+        from material.plugins.search.plugin import SearchIndex
+    except ImportError:
+        return
+    original = SearchIndex.add_entry_from_context
+    if getattr(original, "reuses_entries", False):
+        return
+    known: dict[str, list] = {}
+
+    def add_entry_from_context(self, page):
+        key = hashlib.sha256("\0".join([page.url, str(page.title), repr(page.meta),
+                                          page.content or ""]).encode()).hexdigest()
+        if key not in known:
+            before = len(self.entries)
+            original(self, page)
+            known[key] = self.entries[before:]
+        else:
+            self.entries.extend(known[key])
+
+    add_entry_from_context.reuses_entries = True
+    SearchIndex.add_entry_from_context = add_entry_from_context
 
 
 def _stale(chapter, record: Record | None) -> Record | None:

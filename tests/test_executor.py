@@ -86,7 +86,8 @@ def test_timeout_kills_the_chapter_and_names_the_snippet(tmp_path):
 
 def test_missing_snippet_names_page_line_and_path(tmp_path):
     book = make_book(tmp_path, "# Demo\n\ntext\n@run demo/nope.py\n", {"a.py": "x = 1\n"})
-    with pytest.raises(PageError, match=r"^docs/demo.md:4: snippet not found: snippets/demo/nope.py$"):
+    with pytest.raises(PageError,
+                       match=r"^docs/demo.md:4: snippet not found: snippets/demo/nope.py$"):
         book.chapters()
 
 
@@ -345,7 +346,8 @@ def test_the_timeout_flag_wins_over_the_variable(tmp_path, monkeypatch, capsys):
 def test_network_access_is_refused_but_localhost_works(tmp_path):
     local = ("import socket\n\nserver = socket.create_server(('127.0.0.1', 0))\n"
              "client = socket.create_connection(server.getsockname())\nprint('local ok')\n")
-    remote = "print('before')\nimport urllib.request\nurllib.request.urlopen('http://example.com')\n"
+    remote = ("print('before')\nimport urllib.request\n"
+              "urllib.request.urlopen('http://example.com')\n")
     book = make_book(tmp_path, "# Demo\n@run demo/local.py\n@run demo/remote.py\n",
                      {"local.py": local, "remote.py": remote})
     text = failure(book)

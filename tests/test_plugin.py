@@ -110,7 +110,8 @@ def wait_for(url, wanted, timeout=90):
 
 
 def test_serve_shows_a_failing_snippet_on_its_page_and_rebuilds_once_per_save(tmp_path):
-    build(tmp_path, "# Demo\n\n@run demo/a.py\n\nValue {{ x }}.\n", {"a.py": "x = 1\nprint('v1 <b>')\n"})
+    build(tmp_path, "# Demo\n\n@run demo/a.py\n\nValue {{ x }}.\n",
+          {"a.py": "x = 1\nprint('v1 <b>')\n"})
     port, log = free_port(), (tmp_path / "serve.log").open("w")
     env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
     server = subprocess.Popen([sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}"],
