@@ -78,8 +78,8 @@ def test_exception_names_snippet_line_and_traceback(tmp_path):
 def test_timeout_kills_the_chapter_and_names_the_snippet(tmp_path):
     book = make_book(tmp_path, "# Demo\n@run demo/fast.py\n@run demo/slow.py\n",
                      {"fast.py": "x = 1\n", "slow.py": "import time\ntime.sleep(30)\n"},
-                     timeout=3)
-    with pytest.raises(ExecutionError, match=r"timed out after 3 s while running "
+                     timeout=8)  # room for the session to start on a busy machine
+    with pytest.raises(ExecutionError, match=r"timed out after 8 s while running "
                                              r"snippets/demo/slow.py"):
         book.build()
 
@@ -321,12 +321,12 @@ SLOW = {"fast.py": "x = 1\n", "slow.py": "print('slow start')\nimport time\ntime
 
 def test_check_honours_bookrun_timeout_and_keeps_the_output(tmp_path, monkeypatch, capsys):
     make_book(tmp_path, "# Demo\n@run demo/fast.py\n@run demo/slow.py\n", SLOW)
-    monkeypatch.setenv("BOOKRUN_TIMEOUT", "3")
+    monkeypatch.setenv("BOOKRUN_TIMEOUT", "8")  # room for the session to start when busy
     t0 = time.perf_counter()
     assert main(["check"], root=tmp_path) == 1
-    assert time.perf_counter() - t0 < 20
+    assert time.perf_counter() - t0 < 40  # not the 60 s the snippet sleeps
     err = capsys.readouterr().err
-    assert ("chapter 'demo' (docs/demo.md) timed out after 3 s while running "
+    assert ("chapter 'demo' (docs/demo.md) timed out after 8 s while running "
             "snippets/demo/slow.py:3; raise the limit with BOOKRUN_TIMEOUT") in err
     assert 'File "snippets/demo/slow.py", line 3' in err
     assert err.rstrip().endswith("--- output before the timeout ---\nslow start")
