@@ -2,9 +2,12 @@
 from __future__ import annotations
 
 import hashlib
+import html
 import logging
+import os
 import posixpath
 import re
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -13,15 +16,18 @@ from mkdocs.config.base import Config
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, get_plugin_logger
 from mkdocs.structure.files import File
+from watchdog.events import FileSystemEventHandler
+from watchdog.observers import Observer
 
 from .book import Book
 from .notebook import chapter_notebook
 from .page import PageError
 from .record import Record, read_if_valid, record_path, write_atomic
-from .render import fence_for, render_page
+from .render import render_page
 from .session import DEFAULT_TIMEOUT, ExecutionError
 
 log = get_plugin_logger(__name__)
+CHANGES = {"created", "modified", "moved", "deleted"}  # watchdog event types
 HOME = "home"  # the snippets of the home page: not a chapter, so no notebook
 
 
@@ -40,10 +46,13 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
         # build (strict or not) and `serve --clean` fail as before, so no error page is
         # ever published.
         self.serving = command == "serve"
-        self.server = None
-        self.watched: set[str] = set()
+        self.dirty = dirty
+        self.shown: dict[str, tuple] = {}  # chapter -> (record stamp, error) last rendered
+        self.observer = None
         self.rendered: dict[str, tuple] = {}  # page -> (key, HTML and what render() sets)
         self.notebooks: dict[str, tuple] = {}  # chapter -> (key, notebook text)
+        if self.serving:
+            _reuse_search_entries()
         if self.serving:  # one line per notebook per rebuild drowns the useful lines
             for name in ("mkdocs.plugins.mkdocs_jupyter", "mkdocs.mkdocs-jupyter"):
                 logging.getLogger(name).setLevel(logging.WARNING)
@@ -72,11 +81,11 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
                 records = self.book.build(chapters)
         except (PageError, ExecutionError) as exc:
             raise PluginError(f"bookrun: {exc}") from None
-        self._watch_snippets(chapters)
         self.pages = {}
         for ch in chapters:
             rec, failure = records.get(ch.name), failures.get(ch.name)
             self.pages[str(ch.page.resolve())] = (ch, rec, failure, False)
+            self._mark_changed(ch, rec, failure, files)
             if rec is None or ch.name == HOME:
                 continue
             figs = self.book.figure_dir(ch.name)
@@ -122,6 +131,20 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
         page.render = render_or_reuse
         return page
 
+    def _mark_changed(self, chapter, record, failure, files) -> None:
+        """Under `serve --dirty` MkDocs rebuilds only pages whose source is newer than
+        their HTML; a chapter re-executed from an edited snippet has an unchanged page,
+        so its old HTML is made to look older."""
+        if not (getattr(self, "serving", False) and self.dirty):
+            return
+        now = (record.stamp if record else None, failure)
+        if self.shown.get(chapter.name, now) != now:
+            src = chapter.page.relative_to(self.book.docs_dir).as_posix()
+            page = files.get_file_from_path(src)
+            if page is not None and Path(page.abs_dest_path).is_file():
+                os.utime(page.abs_dest_path, (0, 0))
+        self.shown[chapter.name] = now
+
     def _notebook(self, chapter, record, figs) -> str:
         """The chapter's notebook text; under serve, rebuilt only when its inputs change."""
         title = _title(chapter.page)
@@ -153,21 +176,34 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
 
     # -- mkdocs serve -----------------------------------------------------------------
     def on_serve(self, server, config, builder):
-        self.server = server
-        self._watch_snippets(self.book.chapters())
+        """Rebuild when a snippet (a .py file under snippets/) is saved, but not when a
+        rebuild rewrites a record or figure there: that would start a second build.
+
+        MkDocs can only watch whole paths, by polling (one thread per path), so one
+        inotify watch on the snippets folder filters the events and touches a single
+        file that MkDocs watches."""
+        trigger = self.book.cache / "serve" / "snippet-saved"
+        trigger.parent.mkdir(parents=True, exist_ok=True)
+        trigger.write_text("")
+
+        def saved(event):
+            # Reads (the worker's, ours) raise events too: only a change counts.
+            paths = (event.src_path, getattr(event, "dest_path", "") or "")
+            if event.event_type in CHANGES and any(str(p).endswith(".py") for p in paths):
+                trigger.write_text(str(time.time_ns()))
+
+        handler = FileSystemEventHandler()
+        handler.on_any_event = saved
+        self.observer = Observer()
+        self.observer.schedule(handler, str(self.book.snippets_root), recursive=True)
+        self.observer.start()
+        server.watch(str(trigger))
         return server
 
-    def _watch_snippets(self, chapters):
-        """Watch each snippet file, not the snippets folder: a rebuild rewrites records
-        and figures there, and watching them would start a second, useless rebuild."""
-        if self.server is None:
-            return
-        for ch in chapters:
-            for step in ch.steps:
-                path = str((self.book.snippets_root / step.snippet).resolve())
-                if path not in self.watched:
-                    self.watched.add(path)
-                    self.server.watch(path)
+    def on_shutdown(self):
+        if getattr(self, "observer", None) is not None:
+            self.observer.stop()
+            self.observer.join()
 
     def _build_keeping_failures(self, chapters):
         """Under serve: build each chapter on its own, so one failing chapter leaves the
@@ -205,6 +241,36 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
         return " ".join(links)
 
 
+def _reuse_search_entries() -> None:
+    """Under serve, index a page for search only when it changed.
+
+    Material's search plugin parses every page's HTML on every rebuild; the notebook
+    pages inline their SVG figures, so this parse is most of a rebuild. Its entries
+    depend only on the page's URL, title, metadata and HTML, so an unchanged page gets
+    the same entries from the last rebuild and the index stays identical."""
+    try:
+        from material.plugins.search.plugin import SearchIndex
+    except ImportError:
+        return
+    original = SearchIndex.add_entry_from_context
+    if getattr(original, "reuses_entries", False):
+        return
+    known: dict[str, list] = {}
+
+    def add_entry_from_context(self, page):
+        key = hashlib.sha256("\0".join([page.url, str(page.title), repr(page.meta),
+                                          page.content or ""]).encode()).hexdigest()
+        if key not in known:
+            before = len(self.entries)
+            original(self, page)
+            known[key] = self.entries[before:]
+        else:
+            self.entries.extend(known[key])
+
+    add_entry_from_context.reuses_entries = True
+    SearchIndex.add_entry_from_context = add_entry_from_context
+
+
 def _stale(chapter, record: Record | None) -> Record | None:
     """The last good record of a failing chapter, with a placeholder for any value it
     never computed (a binding added since)."""
@@ -216,16 +282,16 @@ def _stale(chapter, record: Record | None) -> Record | None:
 
 
 def error_panel(markdown: str, error: str) -> str:
-    """A page whose chapter failed under serve: the error first (escaped, as a code
-    block), then the last good outputs, marked stale."""
-    fence = fence_for(error)
-    panel = ['!!! failure "This chapter failed: the outputs below are from its last good '
-             'run, and stale"', "", f"    {fence} text", *(f"    {ln}" if ln else ""
-                                                           for ln in error.split("\n")),
-             f"    {fence}", ""]
+    """A page whose chapter failed under serve: the error first, escaped, then the last
+    good outputs, marked stale. Raw HTML (Material's admonition classes), so it needs
+    no Markdown extension and nothing in the error is read as Markdown."""
+    panel = ('<div class="admonition failure bookrun-error" role="alert">\n'
+             '<p class="admonition-title">This chapter failed: the outputs below are from '
+             'its last good run, and stale</p>\n'
+             f'<pre><code>{html.escape(error)}</code></pre>\n</div>')
     lines = markdown.split("\n")
     title = next((i for i, ln in enumerate(lines) if ln.startswith("# ")), -1)
-    return "\n".join(lines[:title + 1] + [""] + panel + lines[title + 1:])
+    return "\n".join(lines[:title + 1] + ["", panel, ""] + lines[title + 1:])
 
 
 def _chapter_number(page):

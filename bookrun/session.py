@@ -107,7 +107,8 @@ def _run_worker(chapter: Chapter, root: Path, work: Path, job: dict, timeout: fl
         proc.communicate()
         where, output = _last_seen(work, "")
         raise ExecutionError(f"chapter {chapter.name!r} ({page}) timed out after {timeout:g} s"
-                             f"{where}; {TIMEOUT_HINT}" + _output_block(output, "timeout")) from None
+                             f"{where}; {TIMEOUT_HINT}"
+                             + _output_block(output, "timeout")) from None
     result_file = work / "result.json"
     if proc.returncode != 0 or not result_file.exists():
         where, output = _last_seen(work, err)

@@ -320,7 +320,8 @@ def main(job_path, result_path):
             results.append(result)
         signal.setitimer(signal.ITIMER_REAL, 0)
     except TimedOut as exc:  # between snippets, or while the session starts
-        error = {"kind": "timeout", "path": state["path"] or job["page"], "line": None,
+        where = state["path"] or f"{job['page']} (the session was still starting)"
+        error = {"kind": "timeout", "path": where, "line": None,
                  "message": str(exc), "traceback": "", "output": ""}
     fingerprint = platform_fingerprint() if error is None else {}
     Path(result_path).write_text(json.dumps({"steps": results, "error": error,

@@ -146,7 +146,8 @@ def wait_for(url, wanted, timeout=90):
 
 
 def test_serve_shows_a_failing_snippet_on_its_page_and_rebuilds_once_per_save(tmp_path):
-    build(tmp_path, "# Demo\n\n@run demo/a.py\n\nValue {{ x }}.\n", {"a.py": "x = 1\nprint('v1 <b>')\n"})
+    build(tmp_path, "# Demo\n\n@run demo/a.py\n\nValue {{ x }}.\n",
+          {"a.py": "x = 1\nprint('v1 <b>')\n"})
     port, log = free_port(), (tmp_path / "serve.log").open("w")
     env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
     server = subprocess.Popen([sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}"],
@@ -175,3 +176,60 @@ def test_serve_shows_a_failing_snippet_on_its_page_and_rebuilds_once_per_save(tm
     text = (tmp_path / "serve.log").read_text()
     assert text.count("Building documentation") == 4, text  # the first build and one per save
     assert "Aborted" not in text and "appear stuck" not in text
+
+
+REBUILD = """\
+import filecmp, shutil, sys
+from mkdocs.commands.build import build
+from mkdocs.config import load_config
+
+def serve_build(first=False):
+    config = load_config(site_dir="served")
+    if first:  # as `mkdocs serve` does once; the plugin object then lives across rebuilds
+        config.plugins.on_startup(command="serve", dirty=False)
+    build(config, serve_url="http://127.0.0.1:8000/")
+
+import markdown
+from material.plugins.search.plugin import Parser
+
+calls = {"convert": 0, "parse": 0}
+convert, feed = markdown.Markdown.convert, Parser.feed
+
+def counted_convert(self, text):
+    calls["convert"] += 1
+    return convert(self, text)
+
+def counted_feed(self, data):
+    calls["parse"] += 1
+    return feed(self, data)
+
+markdown.Markdown.convert, Parser.feed = counted_convert, counted_feed
+serve_build(first=True)
+print("first build:", calls)
+shutil.copytree("served", "first")
+calls.update(convert=0, parse=0)
+serve_build()  # nothing changed: pages and search entries are reused
+print("rebuild:", calls)
+same = filecmp.dircmp("first", "served")
+print("differ:", same.diff_files + same.left_only + same.right_only
+      + [d for sub in same.subdirs.values() for d in sub.diff_files])
+with open("docs/demo.md", "a") as f:
+    f.write("\\nA sentence added under serve.\\n")
+serve_build()
+"""
+
+
+def test_a_serve_rebuild_reuses_unchanged_pages_without_changing_the_site(tmp_path):
+    build(tmp_path, "# Demo\n\n@run demo/a.py\n\nValue {{ x }}.\n", {"a.py": "x = 4\nprint(x)\n"})
+    material = CONFIG.replace("plugins:\n", "theme:\n  name: material\nplugins:\n  - search\n")
+    (tmp_path / "mkdocs.yml").write_text(material)
+    proc = subprocess.run([sys.executable, "-c", REBUILD], cwd=tmp_path, capture_output=True,
+                          text=True, env=dict(os.environ, NO_MKDOCS_2_WARNING="1"))
+    assert proc.returncode == 0, proc.stderr
+    assert "first build: {'convert': 1, 'parse': 1}" in proc.stdout
+    assert "rebuild: {'convert': 0, 'parse': 0}" in proc.stdout  # nothing converted again
+    assert "differ: []" in proc.stdout  # and the reused page and search entries are identical
+    index = (tmp_path / "served" / "search" / "search_index.json").read_text()
+    assert "A sentence added under serve." in index  # a changed page is indexed again
+    assert "A sentence added under serve." in (tmp_path / "served" / "demo" / "index.html"
+                                               ).read_text()
