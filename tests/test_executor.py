@@ -268,12 +268,12 @@ def test_prose_audit_flags_a_typed_integer_result_but_not_references(tmp_path):
         """)
     book = make_book(tmp_path, page, {"a.py": "N = 500\nprint(f'{0.12:.2f}', 20_000)\n"})
     book.build()
-    problems = book.check()
+    problems = book.check().problems
     assert [p.split(" is typed")[0] for p in problems] == ["docs/demo.md:4: 34"]
     # Bound, the same sentence passes.
     (tmp_path / "docs" / "demo.md").write_text(page.replace("34", "{{ N // 15 }}"))
     book.build(force=True)
-    assert book.check() == []
+    assert book.check().problems == []
 
 
 def test_editing_one_chapter_re_executes_only_that_chapter(tmp_path):
