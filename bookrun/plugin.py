@@ -1,6 +1,7 @@
 """The MkDocs plugin: execute (or reuse) chapters before pages are read, then render."""
 from __future__ import annotations
 
+import os
 import posixpath
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from .page import PageError
 from .record import write_atomic
 from .render import render_page
 from .session import DEFAULT_TIMEOUT, ExecutionError
+from .source import page_source
 
 log = get_plugin_logger(__name__)
 HOME = "home"  # the snippets of the home page: not a chapter, so no notebook
@@ -68,12 +70,23 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
         return (self.book.snippets_root / rel).read_text(encoding="utf-8")
 
     def on_page_markdown(self, markdown, page, config, files):
+        self._name_page_for_math(page, markdown)
         found = self.pages.get(str(Path(page.file.abs_src_path).resolve()))
         if found is None:
             return markdown
         chapter, record = found
         links = self._notebook_links(chapter, page) if record and chapter.name != HOME else ""
         return render_page(markdown, chapter, record, self._read_code, page.file.src_uri, links)
+
+    def _name_page_for_math(self, page, markdown):
+        # The math extension sees the Markdown after `@run` lines are expanded; this
+        # lets its errors name the page and the line as the author wrote them.
+        src = Path(page.file.abs_src_path) if page.file.abs_src_path else None
+        if src is not None and src.suffix == ".md" and src.is_file():
+            page_source.set((os.path.relpath(src, self.book.root),
+                                  src.read_text(encoding="utf-8")))
+        else:
+            page_source.set((page.file.src_uri, markdown))
 
     def _notebook_links(self, chapter, page) -> str:
         """Buttons under the title: the notebook as a page, the .ipynb, Colab."""
