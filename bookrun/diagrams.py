@@ -29,6 +29,7 @@ import threading
 from pathlib import Path
 
 from markdown import Extension
+from pymdownx.superfences import SuperFencesException
 
 from .source import Failure, remember_source, where
 
@@ -91,8 +92,12 @@ async ({source, id, settings}) => {
 """
 
 
-class DiagramError(Failure):
-    """A diagram that could not be drawn; the message names page:line."""
+class DiagramError(Failure, SuperFencesException):
+    """A diagram that could not be drawn; the message names page:line.
+
+    A SuperFencesException, because superfences turns any other error raised by a
+    fence's formatter into a silent fall-back to a plain code block.
+    """
 
 
 def cache_key(source: str) -> str:
