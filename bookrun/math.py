@@ -101,14 +101,14 @@ class _Inline(arithmatex.InlineArithmatexPattern):
         self.draw = draw
 
     def handleMatch(self, m, data):
-        el, start, end = super().handleMatch(m, data)
-        if isinstance(el, str):  # escaped dollars or backslashes: arithmatex's text
-            return el, start, end
-        # arithmatex's generic output wraps the TeX in \( \); take it back out.
-        tex = el.text[len("\\("):-len("\\)")]
+        groups = m.groups()
+        escaped = groups[0] or (groups[3] if len(groups) > 3 else None)
+        if escaped:  # doubled backslashes before a dollar: arithmatex's own text
+            return super().handleMatch(m, data)
+        tex = groups[2] or (groups[5] if len(groups) > 5 else "")  # `$...$` or `\(...\)`
         span = etree.Element("span", {"class": "arithmatex"})
         span.text = AtomicString(self.draw(tex, False))
-        return span, start, end
+        return span, m.start(0), m.end(0)
 
 
 class _Block(arithmatex.BlockArithmatexProcessor):
