@@ -25,6 +25,7 @@ import hashlib
 import html
 import json
 import os
+import re
 import threading
 from pathlib import Path
 
@@ -176,12 +177,21 @@ class DiagramExtension(Extension):
         remember_source(md)
 
 
+# mermaid draws labels at 16 px and lets the SVG shrink to its column; below this
+# share of its natural width (12 px text) a wide diagram scrolls in its box instead.
+SMALLEST_SCALE = 0.75
+NATURAL_WIDTH = re.compile(r'<svg\b[^>]*?style="[^"]*max-width:\s*([\d.]+)px')
+
+
 def fence_format(source, language, class_name, options, md, **kwargs):
     """superfences' formatter for ```mermaid fences: the diagram as inline SVG."""
     cache_dir = getattr(md, "bookrun_diagrams", Path("diagrams"))
     svg = diagram_svg(source, cache_dir, md)
-    return f'<div class="bookrun-diagram" data-diagram="{html.escape(cache_key(source))}">' \
-           f"{svg}</div>"
+    natural = NATURAL_WIDTH.match(svg)
+    style = (f' style="--bookrun-diagram-min-width: {float(natural.group(1)) * SMALLEST_SCALE:.0f}px"'
+             if natural else "")
+    return (f'<div class="bookrun-diagram" data-diagram="{html.escape(cache_key(source))}"{style}>'
+            f"{svg}</div>")
 
 
 def makeExtension(**kwargs):
