@@ -39,6 +39,10 @@ COPY_BUTTON = '.md-clipboard, button.md-code__button[data-md-type="copy"]'
 # Math and diagrams are drawn when the site is built: no page may fetch a script for them.
 CLIENT_SIDE_DRAWING = re.compile(r"mathjax|tex-(?:svg|chtml|mml)|mermaid|katex[^/]*\.js", re.I)
 SCRIPT_BUDGET = 250_000  # bytes of script a chapter loads before the reader scrolls
+# Blocks far from the viewport skip layout until the reader scrolls near them
+# (book.css: content-visibility: auto) and measure 0 x 0 until then. Lay the whole
+# page out before measuring, as a reader scrolling through it would see it.
+LAY_OUT_ALL = ".md-typeset > * { content-visibility: visible !important; }"
 
 
 def page_id(path: str) -> str:
@@ -249,6 +253,7 @@ def desktop(tab, site_pages):
     seen = {}
     for path in site_pages:
         problems = list(tab.open(path))
+        tab.page.add_style_tag(content=LAY_OUT_ALL)
         shown = tab.page.evaluate(INSPECT, COPY_BUTTON)
         shown["requests"], shown["scripts"] = list(tab.requests), dict(tab.scripts)
         tab.page.set_viewport_size(PHONE)
