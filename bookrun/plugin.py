@@ -70,7 +70,7 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
         return (self.book.snippets_root / rel).read_text(encoding="utf-8")
 
     def on_page_markdown(self, markdown, page, config, files):
-        self._name_page_for_math(page, markdown)
+        self._name_page_for_extensions(page, markdown)
         found = self.pages.get(str(Path(page.file.abs_src_path).resolve()))
         if found is None:
             return markdown
@@ -78,13 +78,13 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
         links = self._notebook_links(chapter, page) if record and chapter.name != HOME else ""
         return render_page(markdown, chapter, record, self._read_code, page.file.src_uri, links)
 
-    def _name_page_for_math(self, page, markdown):
-        # The math extension sees the Markdown after `@run` lines are expanded; this
-        # lets its errors name the page and the line as the author wrote them.
+    def _name_page_for_extensions(self, page, markdown):
+        # The math and diagram extensions see the Markdown after `@run` lines are
+        # expanded; this lets their errors name the page and line as written.
         src = Path(page.file.abs_src_path) if page.file.abs_src_path else None
         if src is not None and src.suffix == ".md" and src.is_file():
             page_source.set((os.path.relpath(src, self.book.root),
-                                  src.read_text(encoding="utf-8")))
+                             src.read_text(encoding="utf-8")))
         else:
             page_source.set((page.file.src_uri, markdown))
 
