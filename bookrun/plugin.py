@@ -25,6 +25,7 @@ from .page import PageError
 from .record import Record, read_if_valid, record_path, write_atomic
 from .render import render_page
 from .session import DEFAULT_TIMEOUT, ExecutionError
+from .source import page_source
 
 log = get_plugin_logger(__name__)
 CHANGES = {"created", "modified", "moved", "deleted"}  # watchdog event types
@@ -160,6 +161,7 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
         return (self.book.snippets_root / rel).read_text(encoding="utf-8")
 
     def on_page_markdown(self, markdown, page, config, files):
+        self._name_page_for_extensions(page, markdown)
         found = self.pages.get(str(Path(page.file.abs_src_path).resolve()))
         if found is None:
             return markdown
@@ -221,6 +223,16 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
         with ThreadPoolExecutor(max_workers=max(1, self.book.jobs)) as pool:
             list(pool.map(one, chapters))
         return records, failures
+
+    def _name_page_for_extensions(self, page, markdown):
+        # The math and diagram extensions see the Markdown after `@run` lines are
+        # expanded; this lets their errors name the page and line as written.
+        src = Path(page.file.abs_src_path) if page.file.abs_src_path else None
+        if src is not None and src.suffix == ".md" and src.is_file():
+            page_source.set((os.path.relpath(src, self.book.root),
+                             src.read_text(encoding="utf-8")))
+        else:
+            page_source.set((page.file.src_uri, markdown))
 
     def _notebook_links(self, chapter, page) -> str:
         """Buttons under the title: the notebook as a page, the .ipynb, Colab."""

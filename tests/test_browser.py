@@ -30,17 +30,19 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
 CHAPTERS = ["setup", "return-and-discount", "bandits", "q-learning", "policy-gradients", "ppo",
             "rl-for-language-models"]
 PAGES = ["", *CHAPTERS]  # "" is the home page
-TIMEOUT_MS = 20_000  # per wait; a page typesets hundreds of formulas on a slow CI machine
+TIMEOUT_MS = 20_000  # per wait, on a slow CI machine
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 NEXT_FRAME = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
 # Material 9.8 draws the copy button as button.md-code__button; older ones as .md-clipboard.
 COPY_BUTTON = '.md-clipboard, button.md-code__button[data-md-type="copy"]'
-# Material gives a diagram's SVG a *closed* shadow root; open it so the test can look inside.
-OPEN_SHADOW_ROOTS = """
-const attach = Element.prototype.attachShadow;
-Element.prototype.attachShadow = function (init) { return attach.call(this, {...init, mode: "open"}); };
-"""
+# Math and diagrams are drawn when the site is built: no page may fetch a script for them.
+CLIENT_SIDE_DRAWING = re.compile(r"mathjax|tex-(?:svg|chtml|mml)|mermaid|katex[^/]*\.js", re.I)
+SCRIPT_BUDGET = 250_000  # bytes of script a chapter loads before the reader scrolls
+# Blocks far from the viewport skip layout until the reader scrolls near them
+# (book.css: content-visibility: auto) and measure 0 x 0 until then. Lay the whole
+# page out before measuring, as a reader scrolling through it would see it.
+LAY_OUT_ALL = ".md-typeset > * { content-visibility: visible !important; }"
 
 
 def page_id(path: str) -> str:
@@ -84,7 +86,8 @@ class Tab:
         self.base = base_url
         self.problems: list[str] = []
         self.context = browser.new_context(color_scheme="light", **context_options)
-        self.context.add_init_script(OPEN_SHADOW_ROOTS)
+        self.requests: list[str] = []
+        self.scripts: dict[str, int] = {}  # URL -> bytes, for scripts loaded by the page
         self.context.route("**/*", self._route)
         self.page = self.context.new_page()
         self.page.set_default_timeout(TIMEOUT_MS)
@@ -95,6 +98,7 @@ class Tab:
 
     def _route(self, route):
         url = route.request.url
+        self.requests.append(url)
         if url.startswith(self.base):
             route.continue_()
         else:
@@ -113,10 +117,12 @@ class Tab:
     def _response(self, response):
         if response.status >= 400:
             self.problems.append(f"HTTP {response.status}: {response.url}")
+        elif response.request.resource_type == "script":
+            self.scripts[response.url] = int(response.header_value("content-length") or 0)
 
     def open(self, path: str) -> list[str]:
         """Load a page and wait until math, diagrams and images are done; return problems."""
-        self.problems = []
+        self.problems, self.requests, self.scripts = [], [], {}
         try:
             self.page.goto(self.base + url_of(path), wait_until="load")
         except sync_api.Error as exc:
@@ -128,24 +134,11 @@ class Tab:
     def settle(self):
         page = self.page
         try:
-            # MathJax typesets the page on startup; its promise resolves when that is done.
-            page.wait_for_function("() => !document.querySelector('.arithmatex') || "
-                                   "(window.MathJax && MathJax.startup && MathJax.startup.promise)")
-            page.evaluate("() => window.MathJax && MathJax.startup && MathJax.startup.promise")
-        except sync_api.Error as exc:
-            self.problems.append(f"MathJax did not start: {str(exc).splitlines()[0]}")
-        try:
-            # Material swaps each <pre class="mermaid"> for a <div class="mermaid"> holding the SVG.
-            page.wait_for_function("() => !document.querySelector('pre.mermaid') && "
-                                   "[...document.querySelectorAll('div.mermaid')]"
-                                   ".every(d => d.shadowRoot && d.shadowRoot.querySelector('svg'))")
-        except sync_api.Error:
-            self.problems.append("mermaid diagrams were not rendered within "
-                                 f"{TIMEOUT_MS / 1000:.0f} s")
-        try:
+            # Nothing typesets any more; wait for the math fonts and the figures.
+            page.evaluate("() => document.fonts.ready.then(() => true)")
             page.wait_for_function("() => [...document.images].every(i => i.complete)")
         except sync_api.Error:
-            self.problems.append("images still loading")
+            self.problems.append("fonts or images still loading")
 
     def close(self):
         self.context.close()
@@ -156,34 +149,34 @@ INSPECT = r"""
 (copyButton) => {
   const article = document.querySelector("article") || document.body;
   const shown = el => !el.closest("details:not([open])");
-  const svgs = [...document.querySelectorAll("mjx-container > svg")];
-  // px per ex of the surrounding font: Material's `svg {max-width: 100%}` shrinks math.
-  const scale = svgs.filter(s => shown(s) && s.getBoundingClientRect().height > 0).map(s => [
-    s.getBoundingClientRect().height / parseFloat(s.getAttribute("height"))
-      / parseFloat(getComputedStyle(s.parentElement).fontSize),
-    s.parentElement.closest(".arithmatex").textContent.slice(0, 60)]);
   const h1 = article.querySelector("h1");
   const buttons = h1 ? [...(h1.nextElementSibling || h1).querySelectorAll("a.md-button")] : [];
-  const diagrams = [...document.querySelectorAll("div.mermaid")].map(d => {
-    const svg = d.shadowRoot && d.shadowRoot.querySelector("svg");
+  const diagrams = [...document.querySelectorAll("div.bookrun-diagram")].map(d => {
+    const svg = d.querySelector(":scope > svg");
+    const box = svg ? svg.getBoundingClientRect() : {width: 0, height: 0};
     return {svg: !!svg, error: svg ? /syntax error/i.test(svg.textContent) : false,
-            width: svg ? svg.getBoundingClientRect().width : 0, shown: shown(d)};
+            width: box.width, height: box.height, shown: shown(d),
+            described: svg ? (svg.querySelector("desc") || {}).textContent || "" : ""};
   });
   const codes = [...article.querySelectorAll(".highlight pre > code")];
   return {
     title: h1 ? h1.textContent.replace("¶", "").trim() : "",
     headings: [...article.querySelectorAll("h1, h2")].map(h => h.textContent.replace("¶", "")),
     arithmatex: document.querySelectorAll(".arithmatex").length,
-    mjx: document.querySelectorAll("mjx-container").length,
+    katex: document.querySelectorAll(".arithmatex > .katex, .arithmatex > .katex-display").length,
+    mathml: document.querySelectorAll(".arithmatex .katex-mathml math").length,
     raw: [...document.querySelectorAll(".arithmatex")]
-      .filter(e => !e.querySelector("mjx-container") || /\\\(|\\\[|\$\$/.test(
+      .filter(e => !e.querySelector(".katex") || /\\\(|\\\[|\$\$/.test(
         [...e.childNodes].filter(n => n.nodeType === 3).map(n => n.textContent).join("")))
       .map(e => e.textContent.slice(0, 80)),
-    mathErrors: [...document.querySelectorAll('mjx-merror, [data-mml-node="merror"]')]
-      .map(e => (e.closest(".arithmatex") || e).textContent.slice(0, 80)),
-    scale,
+    mathErrors: [...document.querySelectorAll(".katex-error")].map(e => e.textContent.slice(0, 80)),
+    // KaTeX sizes math in em of the surrounding text: a formula drawn much smaller
+    // than its neighbours means a style squeezed it.
+    scale: [...document.querySelectorAll(".arithmatex .katex")].filter(shown).map(k => [
+      parseFloat(getComputedStyle(k).fontSize) / parseFloat(getComputedStyle(k.closest(".arithmatex").parentElement).fontSize),
+      k.querySelector("annotation").textContent.slice(0, 60)]),
     diagrams,
-    premermaid: document.querySelectorAll("pre.mermaid").length,
+    mermaidLeft: document.querySelectorAll("pre.mermaid, div.mermaid, code.language-mermaid").length,
     images: [...article.querySelectorAll("img")].map(i => ({src: i.getAttribute("src"),
       width: i.naturalWidth})),
     codeBlocks: codes.length,
@@ -213,10 +206,18 @@ PHONE_INSPECT = r"""
     .map(e => `<${e.tagName.toLowerCase()} class="${e.getAttribute("class") || ""}"> ` +
               `right edge ${Math.round(e.getBoundingClientRect().right)} px: ` +
               e.textContent.trim().slice(0, 50));
-  const hiddenMath = [...document.querySelectorAll("div.arithmatex mjx-container > svg")]
-    .filter(s => !s.closest("details:not([open])") && s.getBoundingClientRect().width < 3)
-    .map(s => s.closest(".arithmatex").textContent.slice(0, 60));
-  return {scrollWidth: root.scrollWidth, clientWidth: root.clientWidth, offenders, hiddenMath};
+  // Every formula, inline or display, in a table or not, is drawn with a size.
+  const hiddenMath = [...document.querySelectorAll(".arithmatex .katex-html")]
+    .filter(h => !h.closest("details:not([open])"))
+    .filter(h => { const r = h.getBoundingClientRect(); return r.width < 3 || r.height < 3; })
+    .map(h => h.closest(".arithmatex").querySelector("annotation").textContent.slice(0, 60));
+  const formulas = document.querySelectorAll(".arithmatex .katex-html").length;
+  const narrowDiagrams = [...document.querySelectorAll("div.bookrun-diagram > svg")]
+    .filter(s => !s.closest("details:not([open])"))
+    .filter(s => s.getBoundingClientRect().width < 50 || s.getBoundingClientRect().height < 50)
+    .length;
+  return {scrollWidth: root.scrollWidth, clientWidth: root.clientWidth, offenders, hiddenMath,
+          formulas, narrowDiagrams};
 }
 """
 
@@ -252,7 +253,9 @@ def desktop(tab, site_pages):
     seen = {}
     for path in site_pages:
         problems = list(tab.open(path))
+        tab.page.add_style_tag(content=LAY_OUT_ALL)
         shown = tab.page.evaluate(INSPECT, COPY_BUTTON)
+        shown["requests"], shown["scripts"] = list(tab.requests), dict(tab.scripts)
         tab.page.set_viewport_size(PHONE)
         tab.page.evaluate(NEXT_FRAME)
         on_phone = tab.page.evaluate(PHONE_INSPECT)
@@ -281,28 +284,62 @@ def test_every_page_loads_with_no_errors_and_no_network(desktop):
 
 
 @pytest.mark.parametrize("path", CHAPTERS)
-def test_math_is_typeset(desktop, path):
+def test_math_is_drawn_at_build_time(desktop, path):
     _, shown, _ = _chapter(desktop, path)
     assert shown["arithmatex"], "a chapter without equations"
-    assert shown["mjx"] > 0, "MathJax typeset nothing: is assets/vendor/mathjax/tex-svg.js served?"
+    assert shown["katex"] == shown["arithmatex"], (
+        f"{shown['arithmatex'] - shown['katex']} formulas were not drawn by KaTeX")
+    assert shown["mathml"] == shown["arithmatex"], "a formula without MathML for screen readers"
     assert not shown["raw"], f"math left as raw TeX: {shown['raw'][:5]}"
     assert not shown["mathErrors"], f"TeX errors: {shown['mathErrors'][:5]}"
     ratios = [r for r, _ in shown["scale"]]
-    if ratios:
-        typical = statistics.median(ratios)
-        small = [text for r, text in shown["scale"] if r < 0.8 * typical]
-        assert not small, f"math drawn smaller than the text around it: {small[:5]}"
+    typical = statistics.median(ratios)
+    small = [text for r, text in shown["scale"] if r < 0.8 * typical]
+    assert not small, f"math drawn smaller than the text around it: {small[:5]}"
 
 
 @pytest.mark.parametrize("path", PAGES, ids=page_id)
-def test_diagrams_become_svg(desktop, path):
+def test_served_html_holds_no_raw_tex(built_site, path):
+    """Read as served, before any script runs: every formula is already markup."""
+    text = (built_site / url_of(path) / "index.html").read_text(encoding="utf-8")
+    # TeX may stand in KaTeX's annotation (for copying and screen readers) and in code.
+    prose = re.sub(r"<(annotation|pre|code|script)\b.*?</\1>", "", text, flags=re.S)
+    raw = [m.group(0) + prose[m.end():m.end() + 40] for m in re.finditer(r"\\\(|\\\[|\$\$", prose)]
+    assert not raw, f"raw TeX in the served HTML: {raw[:5]}"
+
+
+def test_no_page_loads_a_math_or_diagram_script(desktop):
+    """MathJax, KaTeX's script and mermaid drew everything at build time: none is fetched."""
+    fetched = {page_id(p): [u for u in shown["requests"] if CLIENT_SIDE_DRAWING.search(u)]
+               for p, (_, shown, _) in desktop.items()}
+    fetched = {p: urls for p, urls in fetched.items() if urls}
+    assert not fetched, f"pages that fetch a math or diagram script: {fetched}"
+
+
+@pytest.mark.parametrize("path", CHAPTERS)
+def test_script_budget(desktop, path):
+    _, shown, _ = _chapter(desktop, path)
+    total = sum(shown["scripts"].values())
+    listing = ", ".join(f"{u.rsplit('/', 1)[-1]} {n / 1000:.0f} kB"
+                        for u, n in sorted(shown["scripts"].items(), key=lambda kv: -kv[1]))
+    assert shown["scripts"], "no script loaded: is the load recorded?"
+    assert total <= SCRIPT_BUDGET, (
+        f"{total / 1000:.0f} kB of script before scrolling, over {SCRIPT_BUDGET / 1000:.0f} kB: "
+        f"{listing}")
+
+
+@pytest.mark.parametrize("path", PAGES, ids=page_id)
+def test_diagrams_are_svg(desktop, path):
     _, shown, _ = _chapter(desktop, path)
     # Every chapter has at least one diagram, and so has the home page (reading order).
-    assert shown["diagrams"] or shown["premermaid"], "no mermaid diagram on this page"
-    assert shown["premermaid"] == 0, "a mermaid block was left as text"
-    assert all(d["svg"] for d in shown["diagrams"]), "a mermaid block has no SVG"
+    assert shown["diagrams"], "no diagram on this page"
+    assert shown["mermaidLeft"] == 0, "a mermaid block was left for a script to draw"
+    assert all(d["svg"] for d in shown["diagrams"]), "a diagram has no SVG"
     assert not any(d["error"] for d in shown["diagrams"]), "mermaid drew a syntax error"
-    assert all(d["width"] > 0 for d in shown["diagrams"] if d["shown"]), "an empty diagram"
+    assert all(d["width"] > 0 and d["height"] > 0 for d in shown["diagrams"] if d["shown"]), (
+        "an empty diagram")
+    undescribed = [d for d in shown["diagrams"] if "arrows:" not in d["described"]]
+    assert not undescribed, "a diagram without a description for screen readers"
 
 
 @pytest.mark.parametrize("path", PAGES, ids=page_id)
@@ -414,4 +451,6 @@ def test_phone_has_no_horizontal_scroll(desktop, path):
         f"the page scrolls sideways on a {PHONE['width']} px phone "
         f"({shown['scrollWidth']} > {shown['clientWidth']}); wide content must scroll in its own "
         f"box: {shown['offenders']}")
-    assert not shown["hiddenMath"], f"display math drawn with no width: {shown['hiddenMath'][:3]}"
+    assert shown["formulas"], "no formula found on the phone"
+    assert not shown["hiddenMath"], f"math drawn with no size on a phone: {shown['hiddenMath'][:3]}"
+    assert not shown["narrowDiagrams"], "a diagram shrunk to nothing on a phone"

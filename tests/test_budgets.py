@@ -16,10 +16,15 @@ CHAPTERS = ["setup", "return-and-discount", "bandits", "q-learning", "policy-gra
 MB, KB = 1_000_000, 1_000
 PAGE_BUDGET = 1.5 * MB  # a chapter's HTML plus the figures it shows
 FIGURE_BUDGET = 250 * KB  # one figure SVG
+# Script a chapter loads before the reader scrolls: Material's bundle and its search
+# worker. Math and diagrams are drawn at build time, so nothing else.
+SCRIPT_BUDGET = 250 * KB
 
 IMG = re.compile(r'<img\b[^>]*\bsrc="([^"]+)"')
 DOWNLOAD = re.compile(r'<a\b(?=[^>]*\bclass="md-button")(?=[^>]*\bdownload\b)[^>]*\bhref="([^"]+)"')
 COLAB = re.compile(r'href="(https://colab\.research\.google\.com/[^"]+)"')
+SCRIPT_SRC = re.compile(r'<script\b[^>]*\bsrc="([^"]+)"')
+SEARCH_WORKER = re.compile(r'"search": *"([^"]+)"')  # in Material's __config
 SNIPPET_TITLE = re.compile(r'<span class="filename">(snippets/[^<]+)</span>')
 
 
@@ -56,6 +61,24 @@ def test_chapter_page_weight(built_site, chapter):
         f"{chapter}: {kb(total)} (HTML {kb(page.stat().st_size)} + {len(figures)} figures) is over "
         f"the {kb(PAGE_BUDGET)} budget; largest figures: "
         + ", ".join(f"{p.name} {kb(n)}" for p, n in biggest))
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_chapter_script_weight(built_site, chapter):
+    """The script a chapter page loads; the browser test measures the same on a real load."""
+    page, text = page_html(built_site, chapter)
+    sources = SCRIPT_SRC.findall(text) + SEARCH_WORKER.findall(text)
+    sizes = {}
+    for src in sources:
+        assert not src.startswith(("http:", "https:", "//")), f"{chapter}: script from another host: {src}"
+        target = resolve(built_site, page, src)
+        assert target.is_file(), f"{chapter}: script {src} is not in the site"
+        sizes[target.name] = target.stat().st_size
+    assert any(n.startswith("bundle.") for n in sizes), f"{chapter}: Material's bundle not found"
+    total = sum(sizes.values())
+    assert total <= SCRIPT_BUDGET, (
+        f"{chapter}: {kb(total)} of script, over {kb(SCRIPT_BUDGET)}: "
+        + ", ".join(f"{n} {kb(b)}" for n, b in sorted(sizes.items(), key=lambda kv: -kv[1])))
 
 
 def test_figure_sizes(built_site):

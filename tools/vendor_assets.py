@@ -1,37 +1,55 @@
-"""Refresh the browser assets vendored into docs/assets/vendor from the npm registry.
+"""Refresh the vendored KaTeX and mermaid files from the npm registry.
 
     python tools/vendor_assets.py
 
-Pages must render with no network, so MathJax and mermaid are served by the
-site itself. Needs `npm` (only to refresh them; the committed copies are used).
+Math and diagrams are drawn when the site is built, so the scripts that draw them
+live with the build (bookrun/vendor/) and pages load neither. The site serves
+only what the drawn output needs: KaTeX's stylesheet and its WOFF2 fonts
+(docs/assets/vendor/katex/). Needs `npm` (only to refresh them; the committed
+copies are used).
 """
+import re
 import shutil
 import subprocess
 import tarfile
 import tempfile
 from pathlib import Path
 
-VENDOR = Path(__file__).resolve().parent.parent / "docs" / "assets" / "vendor"
-# package@version -> files to copy (from the package folder) into vendor/<name>/
+ROOT = Path(__file__).resolve().parent.parent
+BUILD = ROOT / "bookrun" / "vendor"
+SITE = ROOT / "docs" / "assets" / "vendor"
+KATEX = "katex@0.19.1"
+MERMAID = "mermaid@11.12.2"
+# package@version -> [(glob in the package folder, folder to copy the matches into)]
 ASSETS = {
-    "mathjax@3.2.2": ["es5/tex-svg.js", "LICENSE"],
-    "mermaid@11.12.2": ["dist/mermaid.min.js", "LICENSE"],
+    KATEX: [("dist/katex.min.js", BUILD / "katex"), ("LICENSE", BUILD / "katex"),
+            ("dist/katex.min.css", SITE / "katex"), ("LICENSE", SITE / "katex"),
+            ("dist/fonts/*.woff2", SITE / "katex" / "fonts")],
+    MERMAID: [("dist/mermaid.min.js", BUILD / "mermaid"), ("LICENSE", BUILD / "mermaid")],
 }
+# Every browser that runs Material reads WOFF2, so the stylesheet's WOFF and TTF
+# fallbacks would only point at files the site does not ship.
+FALLBACK_FONTS = re.compile(r',url\([^)]*\.(?:woff|ttf)\) format\("(?:woff|truetype)"\)')
 
 
 def main():
     with tempfile.TemporaryDirectory() as tmp:
-        for spec, files in ASSETS.items():
+        for spec, copies in ASSETS.items():
             out = subprocess.run(["npm", "pack", spec, "--silent"], cwd=tmp, check=True,
                                  capture_output=True, text=True).stdout.split()[-1]
             with tarfile.open(Path(tmp) / out) as tar:
                 tar.extractall(Path(tmp) / spec, filter="data")
-            target = VENDOR / spec.split("@")[0]
-            target.mkdir(parents=True, exist_ok=True)
-            for f in files:
-                name = "LICENSE.txt" if f == "LICENSE" else Path(f).name
-                shutil.copy(Path(tmp) / spec / "package" / f, target / name)
-                print(f"{spec}: {f} -> {target / name}")
+            package = Path(tmp) / spec / "package"
+            for pattern, target in copies:
+                target.mkdir(parents=True, exist_ok=True)
+                for src in sorted(package.glob(pattern)):
+                    name = "LICENSE.txt" if src.name == "LICENSE" else src.name
+                    if src.suffix == ".css":
+                        css = FALLBACK_FONTS.sub("", src.read_text(encoding="utf-8"))
+                        (target / name).write_text(css, encoding="utf-8")
+                    else:
+                        shutil.copy(src, target / name)
+                    print(f"{spec}: {src.relative_to(package)} -> {(target / name).relative_to(ROOT)}")
 
 
 if __name__ == "__main__":
