@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from .page import BOUND, Chapter, iter_prose_lines
+from .page import BOUND, FIGURE_REF, Chapter, iter_prose_lines
 
 DECIMAL = re.compile(r"(?<![\w.])\d+\.\d+(?![\w.])")
 ANY_NUMBER = re.compile(r"\d+(?:\.\d+)?(?:e[-+]?\d+)?")
@@ -46,7 +46,8 @@ def unexplained_numbers(chapter: Chapter, record, snippets_root: Path, shown: st
     for number, line, in_code in iter_prose_lines(text):
         if in_code:
             continue
-        line = LINK_TARGET.sub("", BOUND.sub("", line))
+        # A figure's number ("Figure 3.2") is not a result; rendering checks it exists.
+        line = FIGURE_REF.sub("", LINK_TARGET.sub("", BOUND.sub("", line)))
         for m in DECIMAL.finditer(line):
             if CITATION.match(m.group()) or m.group() in derived:
                 continue
