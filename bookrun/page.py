@@ -15,6 +15,8 @@ FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 # Under a directive, one `Figure:` caption and one `Alt:` text per figure the snippet
 # shows, in order; a line indented deeper than the directive continues the field above.
 FIGURE_FIELD = re.compile(r"^(?P<indent>[ \t]*)(?P<key>Figure|Alt):[ \t]*(?P<text>.*)$")
+# Prose names a figure by its number, "Figure 3.2": checked when the page renders.
+FIGURE_REF = re.compile(r"\bFigure (\d+)\.(\d+)\b")
 MIN_ALT_WORDS = 8  # fewer words cannot say both what a figure shows and what to notice
 
 

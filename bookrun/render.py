@@ -6,10 +6,9 @@ import os
 import posixpath
 import re
 
-from .page import BOUND, DIRECTIVE, PageError, figure_texts, iter_prose_lines
+from .page import BOUND, DIRECTIVE, FIGURE_REF, PageError, figure_texts, iter_prose_lines
 
 MARKDOWN_SPECIALS = re.compile(r"([\\`*_\[\]#])")
-FIGURE_REF = re.compile(r"\bFigure (\d+)\.(\d+)\b")
 ALT_SPECIALS = re.compile(r"([\\\[\]])")  # what could end an image's [alt] early
 
 

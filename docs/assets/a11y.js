@@ -11,7 +11,7 @@
   function reachScrollers() {
     for (const box of document.querySelectorAll(
         ".md-typeset div.arithmatex, .md-typeset .md-typeset__table, .md-typeset div.mermaid, " +
-        ".jp-Notebook .highlight-ipynb, .jp-Notebook .jp-OutputArea-output, " +
+        ".jp-Notebook .highlight-ipynb, .jp-Notebook .jp-OutputArea-output pre, " +
         ".jp-Notebook .jp-RenderedHTMLCommon")) {
       if (box.scrollWidth > box.clientWidth && !box.matches(focusable) &&
           !box.querySelector(focusable)) {
