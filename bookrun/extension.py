@@ -44,6 +44,9 @@ class PageHint:
     record: Record | None  # None: execution switched off, show code only
     failure: str | None = None  # under serve: the chapter's error; record is its last good run
     notebook_page: bool = False  # mkdocs-jupyter renders the chapter's notebook as a page
+    # Zensical resolves a relative link in raw HTML from the Markdown source, as it does
+    # a Markdown link; MkDocs leaves raw HTML alone, so there it is relative to the URL.
+    html_links_from_source: bool = False
 
 
 _next_page: PageHint | None = None
@@ -55,18 +58,21 @@ def set_page(hint: PageHint | None) -> None:
     _next_page = hint
 
 
-def notebook_links(chapter: str, src_uri: str, url: str, notebook_page: bool,
-                   colab_base: str) -> str:
+def notebook_links(chapter: str, hint: PageHint, colab_base: str) -> str:
     """Buttons under the title: the notebook as a page (MkDocs only), the .ipynb, Colab."""
-    here = posixpath.dirname(src_uri) or "."
+    here = posixpath.dirname(hint.src_uri) or "."
     # The folder the HTML is served from: "setup/" is setup/index.html.
+    url = hint.url
     page_dir = url.rstrip("/") if url.endswith("/") else posixpath.dirname(url)
+    if hint.html_links_from_source:
+        page_dir = here
     ipynb = NOTEBOOK.format(chapter)
     links = []
-    if notebook_page:
+    if hint.notebook_page:
         links.append(f"[:material-notebook-outline: Notebook]"
                      f"({posixpath.relpath(f'notebooks/{chapter}.ipynb', here)}){{ .md-button }}")
-    # Raw HTML: MkDocs copies the .ipynb after the build, so it could not check the link.
+    # Raw HTML, for `download`; MkDocs copies the .ipynb after the build and could not
+    # check a Markdown link to it anyway.
     links.append(f'<a class="md-button" download href="{posixpath.relpath(ipynb, page_dir or ".")}">'
                  ":material-download: Download .ipynb</a>")
     if colab_base:
@@ -113,8 +119,7 @@ class BookrunPreprocessor(Preprocessor):
             return lines
         links = ""
         if hint.record is not None and chapter.name != HOME:
-            links = notebook_links(chapter.name, hint.src_uri, hint.url, hint.notebook_page,
-                                   self.colab_base)
+            links = notebook_links(chapter.name, hint, self.colab_base)
         code = lambda rel: (hint.snippets_root / rel).read_text(encoding="utf-8")  # noqa: E731
         if context is not None:
             check_prepared(chapter, hint, shown)
@@ -130,7 +135,7 @@ def zensical_page(context, text: str) -> PageHint:
     root = Path(config["root_dir"] or ".").resolve()
     book = Book(root=root, docs_dir=root / config["docs_dir"])
     hint = PageHint(root, book.docs_dir, book.snippets_root, context.page.path,
-                    context.page.url, None)
+                    context.page.url, None, html_links_from_source=True)
     page = book.docs_dir / hint.src_uri
     shown = os.path.relpath(page, root)
     chapter = parse_chapter(text, book.snippets_root, shown, page)
