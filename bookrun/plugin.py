@@ -48,10 +48,11 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
                 logging.getLogger(name).setLevel(logging.WARNING)
 
     def on_config(self, config):
+        # The extension renders what the plugin executes. A config that lists only the
+        # plugin gets it too (without options); Zensical needs it listed in mkdocs.yml.
         if not any(e == "bookrun.extension" or type(e).__module__ == extension.__name__
                    for e in config.markdown_extensions):
-            raise PluginError("bookrun: add `- bookrun.extension` under markdown_extensions "
-                              "in mkdocs.yml: it renders the pages the plugin executes")
+            config.markdown_extensions.append("bookrun.extension")
         root = Path(config.config_file_path).resolve().parent
         self.book = Book(root=root, docs_dir=Path(config.docs_dir),
                          snippets_root=root / self.config.snippets_dir,
