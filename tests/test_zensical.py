@@ -1,9 +1,11 @@
 """The book built by Zensical: every chapter shows its record; stale input fails the build."""
 import hashlib
 import html
+import os
 import posixpath
 import re
-import textwrap
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -68,6 +70,14 @@ markdown_extensions:
   - pymdownx.highlight
   - pymdownx.superfences
 """
+MKDOCS_PLUGINS = """\
+plugins:
+  - bookrun:
+      frozen: true
+  - mkdocs-jupyter:
+      include: ["notebooks/*.ipynb"]
+      include_source: true
+"""
 PLOT = ("import matplotlib.pyplot as plt\n\nx = 2.5\nfig, ax = plt.subplots(figsize=(2, 2))\n"
         "_ = ax.plot([1, 2])\nplt.show()\nprint('<b>shown as text</b>')\n")
 
@@ -96,6 +106,21 @@ def test_fixture_site_needs_prepare_and_fresh_records(tmp_path):
     assert 'src="../figures/demo/a-1.svg"' in page
     assert 'download href="../notebooks/demo/demo.ipynb"' in page
     assert (tmp_path / "site" / "notebooks" / "demo" / "demo.ipynb").is_file()
+
+    # MkDocs publishes its own copies at the same paths: the prepared ones must cause no
+    # duplicate file, and mkdocs-jupyter must not take the prepared .ipynb for a page.
+    (tmp_path / "mkdocs.yml").write_text(CONFIG + MKDOCS_PLUGINS)
+    mkdocs = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", "mk"],
+                            cwd=tmp_path, capture_output=True, text=True,
+                            env=dict(os.environ, NO_MKDOCS_2_WARNING="1"))
+    assert mkdocs.returncode == 0 and "WARNING" not in mkdocs.stderr, mkdocs.stderr
+    mk_page = (tmp_path / "mk" / "demo" / "index.html").read_text()
+    assert 'src="../figures/demo/a-1.svg"' in mk_page and "The value is 2.50." in mk_page
+    assert 'download href="../notebooks/demo/demo.ipynb"' in mk_page
+    assert sorted(p.relative_to(tmp_path / "mk").as_posix()
+                  for p in (tmp_path / "mk" / "notebooks").rglob("*.*")) == [
+        "notebooks/demo/demo.ipynb", "notebooks/demo/index.html"]
+    (tmp_path / "mkdocs.yml").write_text(CONFIG)
 
     snippet.write_text(PLOT.replace("x = 2.5", "x = 3.5"))
     stale = zensical_build(tmp_path)
