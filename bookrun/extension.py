@@ -73,7 +73,8 @@ def notebook_links(chapter: str, hint: PageHint, colab_base: str) -> str:
                      f"({posixpath.relpath(f'notebooks/{chapter}.ipynb', here)}){{ .md-button }}")
     # Raw HTML, for `download`; MkDocs copies the .ipynb after the build and could not
     # check a Markdown link to it anyway.
-    links.append(f'<a class="md-button" download href="{posixpath.relpath(ipynb, page_dir or ".")}">'
+    href = posixpath.relpath(ipynb, page_dir or ".")
+    links.append(f'<a class="md-button" download href="{href}">'
                  ":material-download: Download .ipynb</a>")
     if colab_base:
         links.append(f"[:simple-googlecolab: Open in Colab]({colab_base}/{ipynb})"
@@ -101,12 +102,11 @@ class BookrunPreprocessor(Preprocessor):
 
     def run(self, lines: list[str]) -> list[str]:
         text = "\n".join(lines)
+        # Zensical registers its rendering context (the page) as a preprocessor.
         context = (self.md.preprocessors["rendering_context"]
                    if "rendering_context" in self.md.preprocessors else None)
-        if context is not None and hasattr(context, "page"):
-            hint = zensical_page(context, text)
-        else:
-            hint = _next_page
+        zensical = context is not None and hasattr(context, "page")
+        hint = zensical_page(context) if zensical else _next_page
         if hint is None:
             if "@run" in text:
                 raise PageError("(unknown page)", 1, "bookrun.extension does not know which "
@@ -117,35 +117,36 @@ class BookrunPreprocessor(Preprocessor):
         chapter = parse_chapter(text, hint.snippets_root, shown, page)
         if chapter is None:
             return lines
+        if zensical:
+            hint.record = fresh_record(chapter, hint, shown)
+            check_prepared(chapter, hint, shown)
         links = ""
         if hint.record is not None and chapter.name != HOME:
             links = notebook_links(chapter.name, hint, self.colab_base)
         code = lambda rel: (hint.snippets_root / rel).read_text(encoding="utf-8")  # noqa: E731
-        if context is not None:
-            check_prepared(chapter, hint, shown)
         out = render_page(text, chapter, hint.record, code, hint.src_uri, links)
         if hint.failure is not None:
             out = error_panel(out, hint.failure)
         return out.split("\n")
 
 
-def zensical_page(context, text: str) -> PageHint:
-    """The page Zensical is rendering, with the chapter's fresh committed record."""
-    config = context.config
-    root = Path(config["root_dir"] or ".").resolve()
-    book = Book(root=root, docs_dir=root / config["docs_dir"])
-    hint = PageHint(root, book.docs_dir, book.snippets_root, context.page.path,
+def zensical_page(context) -> PageHint:
+    """The page Zensical is rendering, from its rendering context."""
+    root = Path(context.config["root_dir"] or ".").resolve()
+    book = Book(root=root, docs_dir=root / context.config["docs_dir"])
+    return PageHint(root, book.docs_dir, book.snippets_root, context.page.path,
                     context.page.url, None, html_links_from_source=True)
-    page = book.docs_dir / hint.src_uri
-    shown = os.path.relpath(page, root)
-    chapter = parse_chapter(text, book.snippets_root, shown, page)
-    if chapter is not None:
-        hint.record = book.fresh_record(chapter)
-        if hint.record is None:
-            where = os.path.relpath(record_path(chapter.name, book.snippets_root), root)
-            raise PageError(shown, chapter.steps[0].line,
-                            f"{where} is missing or older than this page's snippets; {PREPARE}")
-    return hint
+
+
+def fresh_record(chapter: Chapter, hint: PageHint, shown: str) -> Record:
+    """The chapter's committed record, if it is fresh; this renderer never executes."""
+    book = Book(root=hint.root, docs_dir=hint.docs_dir, snippets_root=hint.snippets_root)
+    record = book.fresh_record(chapter)
+    if record is None:
+        where = os.path.relpath(record_path(chapter.name, hint.snippets_root), hint.root)
+        raise PageError(shown, chapter.steps[0].line,
+                        f"{where} is missing or older than this page's snippets; {PREPARE}")
+    return record
 
 
 def check_prepared(chapter: Chapter, hint: PageHint, shown: str) -> None:

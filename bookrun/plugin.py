@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import posixpath
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
