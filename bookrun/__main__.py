@@ -3,9 +3,13 @@
     python -m bookrun run docs/bandits.md   execute a page, print outputs and values
     python -m bookrun check [CHAPTER ...]   execute fresh, diff against records (CI)
     python -m bookrun update [CHAPTER ...]  execute fresh and rewrite the records
+    python -m bookrun prepare               execute what is stale (as a build would), then
+                                            write figures and notebooks into docs/ for
+                                            `zensical build`
 
 Every command stops a chapter after --timeout seconds (default: $BOOKRUN_TIMEOUT,
 else 300), the same limit `mkdocs build` and `mkdocs serve` read from BOOKRUN_TIMEOUT.
+`prepare`, like `mkdocs build`, refuses to execute when BOOKRUN_FROZEN=true.
 """
 import argparse
 import os
@@ -16,6 +20,7 @@ from pathlib import Path
 
 from .book import Book
 from .page import PageError, read_chapter
+from .prepare import prepare
 from .record import ROOT
 from .session import DEFAULT_TIMEOUT, ExecutionError
 
@@ -33,7 +38,7 @@ def seconds(text: str) -> float:
 def main(argv=None, root: Path = ROOT) -> int:
     ap = argparse.ArgumentParser(prog="python -m bookrun", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("command", choices=["run", "check", "update"])
+    ap.add_argument("command", choices=["run", "check", "update", "prepare"])
     ap.add_argument("names", nargs="*", help="chapter names (snippet folders) or a page for run")
     ap.add_argument("--timeout", type=seconds, default=None,
                     help="seconds per chapter (default: $BOOKRUN_TIMEOUT, else "
@@ -46,10 +51,18 @@ def main(argv=None, root: Path = ROOT) -> int:
             timeout = seconds(env) if env else DEFAULT_TIMEOUT
         except argparse.ArgumentTypeError as exc:
             ap.error(f"BOOKRUN_TIMEOUT: {exc}")
-    book = Book(root=root, timeout=timeout)
+    frozen = os.environ.get("BOOKRUN_FROZEN", "").strip().lower() == "true"
+    book = Book(root=root, timeout=timeout, frozen=frozen and args.command == "prepare")
     try:
         if args.command == "run":
             return run_page(book, args.names)
+        if args.command == "prepare":
+            if args.names:
+                ap.error("prepare takes no chapter names: it prepares the whole book")
+            written = prepare(book)
+            print(f"bookrun: figures and notebooks in {os.path.relpath(book.docs_dir, root)}/ "
+                  f"are current ({len(written)} file(s) written or removed)")
+            return 0
         chapters = [book.chapter(n) for n in args.names] if args.names else book.chapters()
         if args.command == "update":
             book.build(chapters, force=True)

@@ -30,3 +30,11 @@ def chapter_notebook(chapter, record, read_code, figure_dir: Path, title: str) -
     })
     nbformat.validate(nb)
     return nbformat.writes(nb)
+
+
+def page_title(page: Path) -> str:
+    """The page's first `# ` heading, the notebook's title."""
+    for line in page.read_text(encoding="utf-8").splitlines():
+        if line.startswith("# "):
+            return line[2:].strip()
+    return page.stem

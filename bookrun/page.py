@@ -163,9 +163,15 @@ def parse_options(words: str, shown: str, number: int) -> dict[str, int | bool]:
 
 def read_chapter(page: Path, snippets_root: Path, shown_as: str | None = None) -> Chapter | None:
     """Parse a page; None when it runs no snippet. Errors name page and line."""
-    shown = shown_as or str(page)
+    return parse_chapter(page.read_text(encoding="utf-8"), snippets_root, shown_as or str(page),
+                         page)
+
+
+def parse_chapter(text: str, snippets_root: Path, shown: str,
+                  page: Path | None = None) -> Chapter | None:
+    """Parse a page's text (`shown` names it in errors); None when it runs no snippet."""
+    page = Path(shown) if page is None else page
     project = snippets_root.parent  # errors show paths from the project root
-    text = page.read_text(encoding="utf-8")
     steps: list[Step] = []
     lines = text.splitlines()
     for number, line, in_code in iter_prose_lines(text):

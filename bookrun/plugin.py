@@ -1,12 +1,10 @@
-"""The MkDocs plugin: execute (or reuse) chapters before pages are read, then render."""
+"""The MkDocs plugin: execute (or reuse) chapters before pages are read; publish their
+figures and notebooks; tell the Markdown extension (bookrun.extension) which page is next."""
 from __future__ import annotations
 
 import hashlib
-import html
 import logging
 import os
-import posixpath
-import re
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -19,17 +17,17 @@ from mkdocs.structure.files import File
 from watchdog.events import FileSystemEventHandler
 from watchdog.observers import Observer
 
+from . import extension
 from .book import Book
-from .notebook import chapter_notebook
+from .extension import FIGURE, HOME, PageHint
+from .notebook import chapter_notebook, page_title
 from .page import PageError
 from .record import Record, read_if_valid, record_path, write_atomic
-from .render import render_page
 from .session import DEFAULT_TIMEOUT, ExecutionError
 from .source import page_source
 
 log = get_plugin_logger(__name__)
 CHANGES = {"created", "modified", "moved", "deleted"}  # watchdog event types
-HOME = "home"  # the snippets of the home page: not a chapter, so no notebook
 
 
 class BookrunConfig(Config):
@@ -37,7 +35,6 @@ class BookrunConfig(Config):
     frozen = c.Type(bool, default=False)  # True: a stale record fails the build (publishing)
     timeout = c.Type((int, float), default=DEFAULT_TIMEOUT)  # seconds per chapter
     snippets_dir = c.Type(str, default="snippets")
-    colab_base = c.Optional(c.Type(str))  # e.g. https://colab.research.google.com/github/O/R/blob/gh-pages
 
 
 class BookrunPlugin(BasePlugin[BookrunConfig]):
@@ -63,6 +60,11 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
             # Without it a figure's caption block would show as plain `///` text.
             raise PluginError("bookrun: add `pymdownx.blocks.caption` to markdown_extensions: "
                               "it renders each figure with its numbered caption")
+        # The extension renders what the plugin executes. A config that lists only the
+        # plugin gets it too (without options); Zensical needs it listed in mkdocs.yml.
+        if not any(e == "bookrun.extension" or type(e).__module__ == extension.__name__
+                   for e in config.markdown_extensions):
+            config.markdown_extensions.append("bookrun.extension")
         root = Path(config.config_file_path).resolve().parent
         self.book = Book(root=root, docs_dir=Path(config.docs_dir),
                          snippets_root=root / self.config.snippets_dir,
@@ -82,6 +84,7 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
                 records = self.book.build(chapters)
         except (PageError, ExecutionError) as exc:
             raise PluginError(f"bookrun: {exc}") from None
+        self._drop_prepared(files, chapters)
         self.pages = {}
         for ch in chapters:
             rec, failure = records.get(ch.name), failures.get(ch.name)
@@ -93,7 +96,7 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
             for s in rec.snippets:
                 for f in s["figures"]:
                     if failure is None or (figs / f["name"]).is_file():
-                        files.append(File.generated(config, f"figures/{ch.name}/{f['name']}",
+                        files.append(File.generated(config, FIGURE.format(ch.name, f["name"]),
                                                     abs_src_path=str(figs / f["name"])))
             # Written to the cache (not handed over as a string) so that mkdocs-jupyter,
             # which reads notebooks from disk, can render it as a page too.
@@ -109,6 +112,16 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
             self.pages[str(ch.page.resolve())] = (ch, rec, failure, True)
         return files
 
+    def _drop_prepared(self, files, chapters):
+        """`python -m bookrun prepare` (for Zensical) writes figures and notebooks into
+        docs/figures/<chapter>/ and docs/notebooks/<chapter>/; here the plugin publishes
+        its own at the same paths, so those copies are left out (no duplicate files, and
+        mkdocs-jupyter does not take a copied .ipynb for a page)."""
+        owned = tuple(f"{top}/{ch.name}/" for ch in chapters for top in ("figures", "notebooks"))
+        for f in list(files):
+            if f.src_uri.startswith(owned):
+                files.remove(f)
+
     def on_pre_page(self, page, config, files):
         """Under serve, a page whose Markdown (after our expansion) and place did not
         change reuses its HTML from the last rebuild: a save then converts one page,
@@ -117,9 +130,13 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
             return page
         render, cache, uri = page.render, self.rendered, page.file.src_uri
         site = "\0".join(sorted(f.src_uri for f in files.documentation_pages()))
+        inputs = self._render_inputs(page)
 
         def render_or_reuse(config, files):
-            key = hashlib.sha256(f"{page.url}\0{site}\0{page.markdown}".encode()).hexdigest()
+            # The extension expands the page from its record and code, so they are part
+            # of what the HTML depends on.
+            key = hashlib.sha256(f"{page.url}\0{site}\0{inputs}\0{page.markdown}"
+                                 .encode()).hexdigest()
             hit = cache.get(uri)
             if hit and hit[0] == key:
                 # Anchor links of a reused page were checked when it was converted.
@@ -146,9 +163,19 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
                 os.utime(page.abs_dest_path, (0, 0))
         self.shown[chapter.name] = now
 
+    def _render_inputs(self, page) -> str:
+        """A digest of what the extension reads besides the page: record, error, code."""
+        found = self.pages.get(str(Path(page.file.abs_src_path).resolve()))
+        if found is None:
+            return ""
+        chapter, record, failure, notebook = found
+        parts = [record.to_json() if record else "", failure or "", str(notebook)]
+        parts += [self._read_code(s.snippet) for s in chapter.steps]
+        return hashlib.sha256("\0".join(parts).encode()).hexdigest()
+
     def _notebook(self, chapter, record, figs) -> str:
         """The chapter's notebook text; under serve, rebuilt only when its inputs change."""
-        title = _title(chapter.page)
+        title = page_title(chapter.page)
         key = hashlib.sha256("\0".join([record.to_json(), title] + [
             self._read_code(s.snippet) for s in chapter.steps]).encode()).hexdigest()
         memo = getattr(self, "notebooks", {})
@@ -161,20 +188,22 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
         return (self.book.snippets_root / rel).read_text(encoding="utf-8")
 
     def on_page_markdown(self, markdown, page, config, files):
+        """Tell the extension which page MkDocs renders next, and what its chapter has."""
         self._name_page_for_extensions(page, markdown)
         found = self.pages.get(str(Path(page.file.abs_src_path).resolve()))
-        if found is None:
-            return markdown
-        chapter, record, failure, notebook = found
-        links = self._notebook_links(chapter, page) if notebook else ""
-        if failure is not None:
-            record = _stale(chapter, record)
-        try:
-            markdown = render_page(markdown, chapter, record, self._read_code,
-                                   page.file.src_uri, links, chapter_number=_chapter_number(page))
-        except PageError as exc:  # raised before any page is written
-            raise PluginError(f"bookrun: {exc}") from None
-        return markdown if failure is None else error_panel(markdown, failure)
+        record, failure, notebook = None, None, False
+        if found is not None:
+            chapter, record, failure, notebook = found
+            if failure is not None:
+                record = _stale(chapter, record)
+        extension.set_page(PageHint(self.book.root, self.book.docs_dir, self.book.snippets_root,
+                                    page.file.src_uri, page.url, record, failure, notebook,
+                                    chapter_number=_chapter_number(page)))
+        return markdown
+
+    def on_page_content(self, html, page, config, files):
+        extension.set_page(None)
+        return html
 
     # -- mkdocs serve -----------------------------------------------------------------
     def on_serve(self, server, config, builder):
@@ -234,24 +263,6 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
         else:
             page_source.set((page.file.src_uri, markdown))
 
-    def _notebook_links(self, chapter, page) -> str:
-        """Buttons under the title: the notebook as a page, the .ipynb, Colab."""
-        here = posixpath.dirname(page.file.src_uri) or "."
-        # The folder the HTML is served from: "setup/" is setup/index.html.
-        page_dir = page.url.rstrip("/") if page.url.endswith("/") else posixpath.dirname(page.url)
-        ipynb = f"notebooks/{chapter.name}/{chapter.name}.ipynb"  # where mkdocs-jupyter copies it
-        links = [
-            f"[:material-notebook-outline: Notebook]"
-            f"({posixpath.relpath(f'notebooks/{chapter.name}.ipynb', here)}){{ .md-button }}",
-            # Raw HTML: the .ipynb is copied after the build, so MkDocs cannot check the link.
-            f'<a class="md-button" download href="{posixpath.relpath(ipynb, page_dir or ".")}">'
-            ":material-download: Download .ipynb</a>",
-        ]
-        if self.config.colab_base:
-            links.append(f"[:simple-googlecolab: Open in Colab]({self.config.colab_base}/{ipynb})"
-                         "{ .md-button }")
-        return " ".join(links)
-
 
 def _reuse_search_entries() -> None:
     """Under serve, index a page for search only when it changed.
@@ -293,29 +304,5 @@ def _stale(chapter, record: Record | None) -> Record | None:
     return Record(record.chapter, record.stamp, record.versions, record.snippets, values)
 
 
-def error_panel(markdown: str, error: str) -> str:
-    """A page whose chapter failed under serve: the error first, escaped, then the last
-    good outputs, marked stale. Raw HTML (Material's admonition classes), so it needs
-    no Markdown extension and nothing in the error is read as Markdown."""
-    panel = ('<div class="admonition failure bookrun-error" role="alert">\n'
-             '<p class="admonition-title">This chapter failed: the outputs below are from '
-             'its last good run, and stale</p>\n'
-             f'<pre><code>{html.escape(error)}</code></pre>\n</div>')
-    lines = markdown.split("\n")
-    title = next((i for i, ln in enumerate(lines) if ln.startswith("# ")), -1)
-    return "\n".join(lines[:title + 1] + ["", panel, ""] + lines[title + 1:])
-
-
 def _chapter_number(page):
-    """`chapter:` from the front matter, else the number of a nav title like `3. Bandits`."""
-    if "chapter" in page.meta:
-        return str(page.meta["chapter"])
-    m = re.match(r"(\d+)\.\s", page.title or "")
-    return m.group(1) if m else None
-
-
-def _title(page: Path) -> str:
-    for line in page.read_text(encoding="utf-8").splitlines():
-        if line.startswith("# "):
-            return line[2:].strip()
-    return page.stem
+    return extension.chapter_number(page.meta, page.title)

@@ -1,5 +1,7 @@
-"""Shared fixtures: one fresh check of every chapter, then one strict build of the records."""
+"""Shared fixtures: one fresh check of every chapter, then one strict build of the records
+with MkDocs and one with Zensical."""
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -7,8 +9,13 @@ from pathlib import Path
 import pytest
 
 from bookrun.book import Book
+from bookrun.prepare import prepare
 
 ROOT = Path(__file__).resolve().parent.parent
+# Zensical lives in its own virtualenv (requirements-zensical.txt); .ci/run creates it.
+ZENSICAL = Path(os.environ.get("ZENSICAL", ROOT / ".venv-zensical" / "bin" / "zensical"))
+INSTALL_ZENSICAL = ("python -m venv .venv-zensical && "
+                    ".venv-zensical/bin/pip install -r requirements-zensical.txt")
 
 
 @pytest.fixture(scope="session")
@@ -42,3 +49,43 @@ def built_site(check_problems, tmp_path_factory):
                           cwd=ROOT, env=env, capture_output=True, text=True)
     assert proc.returncode == 0, f"strict build failed:\n{proc.stdout}\n{proc.stderr}"
     return site
+
+
+def copy_book(dest: Path) -> Path:
+    """The book's sources in another folder: Zensical builds only inside its project."""
+    # Without the figures and notebooks an earlier `prepare` left in docs/: the copy
+    # gets its own.
+    prepared = shutil.ignore_patterns("figures", "notebooks")
+    shutil.copytree(ROOT / "docs", dest / "docs",
+                    ignore=lambda d, names: prepared(d, names) if Path(d) == ROOT / "docs" else [])
+    shutil.copytree(ROOT / "snippets", dest / "snippets")
+    shutil.copy(ROOT / "mkdocs.yml", dest / "mkdocs.yml")
+    return dest
+
+
+def zensical_build(project: Path) -> subprocess.CompletedProcess:
+    """`zensical build --clean` of a project, with this checkout's bookrun."""
+    if not ZENSICAL.exists():
+        if os.environ.get("CI") == "true":  # .ci/run installs it: never skip there
+            pytest.fail(f"Zensical is not installed at {ZENSICAL}: {INSTALL_ZENSICAL}")
+        pytest.skip(f"Zensical is not installed at {ZENSICAL}: {INSTALL_ZENSICAL}")
+    env = dict(os.environ, PYTHONPATH=str(ROOT), NO_COLOR="1")
+    return subprocess.run([str(ZENSICAL), "build", "--clean"], cwd=project, env=env,
+                          capture_output=True, text=True)
+
+
+@pytest.fixture(scope="session")
+def zensical_site(tmp_path_factory):
+    """The same book built by Zensical from the committed records (the README's two
+    commands: prepare, then build); the path of its output folder."""
+    project = copy_book(tmp_path_factory.mktemp("zensical"))
+    prepare(Book(root=project, frozen=True))  # frozen: never executes, like built_site
+    proc = zensical_build(project)
+    assert proc.returncode == 0, f"zensical build failed:\n{proc.stdout}\n{proc.stderr}"
+    return project / "site"
+
+
+@pytest.fixture(scope="module", params=["mkdocs", "zensical"])
+def site(request):
+    """The built site, once per generator: the browser and budget checks run on both."""
+    return request.getfixturevalue("built_site" if request.param == "mkdocs" else "zensical_site")

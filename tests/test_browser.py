@@ -14,7 +14,9 @@ import json
 import re
 import statistics
 import threading
+import time
 import xml.etree.ElementTree as ET
+from urllib.parse import urlparse
 from pathlib import Path
 
 import pytest
@@ -61,8 +63,8 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
 
 
 @pytest.fixture(scope="module")
-def base_url(built_site):
-    handler = functools.partial(_QuietHandler, directory=str(built_site))
+def base_url(site):
+    handler = functools.partial(_QuietHandler, directory=str(site))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -230,9 +232,9 @@ def _sitemap_paths(site: Path) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def site_pages(built_site):
+def site_pages(site):
     """Every HTML page of the site, as paths relative to its root ("" is home)."""
-    return _sitemap_paths(built_site)
+    return _sitemap_paths(site)
 
 
 @pytest.fixture(scope="module")
@@ -357,7 +359,7 @@ def test_code_blocks_have_copy_buttons(desktop, path):
 
 
 @pytest.mark.parametrize("path", CHAPTERS)
-def test_notebook_buttons_under_the_title(desktop, base_url, built_site, path):
+def test_notebook_buttons_under_the_title(desktop, base_url, site, path):
     _, shown, _ = _chapter(desktop, path)
     buttons = shown["buttons"]
     download = [b for b in buttons if b["download"]]
@@ -365,7 +367,7 @@ def test_notebook_buttons_under_the_title(desktop, base_url, built_site, path):
     nb = download[0]["url"]
     assert nb.startswith(base_url) and nb.endswith(".ipynb"), (
         f"'Download notebook' links {download[0]['href']!r}, not a .ipynb file")
-    assert (built_site / nb[len(base_url):]).is_file(), f"{nb} is not in the site"
+    assert (site / nb[len(base_url):]).is_file(), f"{nb} is not in the site"
     colab = [b for b in buttons if "colab.research.google.com" in (b["href"] or "")]
     if colab:  # colab_base is set: it must open the same notebook on the gh-pages branch
         href = colab[0]["href"]
@@ -374,6 +376,11 @@ def test_notebook_buttons_under_the_title(desktop, base_url, built_site, path):
 
 
 # -- search -----------------------------------------------------------------------------------
+# Material: a box in the header, results in a list below it. Zensical: a button opens a
+# dialog holding the box and a listbox of results.
+SEARCH_OPENER = "button.md-search__button"
+SEARCH_BOX = 'input.md-search__input, input[role="combobox"][aria-label="Search"]'
+SEARCH_RESULTS = '.md-search-result__item a, [role="listbox"] a[role="option"]'
 WORD = re.compile(r"[A-Za-z]{5,}")
 STOP = {"about", "after", "their", "there", "these", "those", "which", "where", "while", "would",
         "could", "should", "between", "other", "every", "first", "right", "using", "under",
@@ -396,9 +403,12 @@ def distinctive_word(path: str, desktop, index_docs) -> str:
 
 
 @pytest.fixture(scope="module")
-def index_docs(built_site):
+def index_docs(site):
     """Text of each page, from the search index the site ships."""
-    docs = json.loads((built_site / "search" / "search_index.json").read_text())["docs"]
+    if (site / "search.json").is_file():  # Zensical's index
+        docs = json.loads((site / "search.json").read_text())["items"]
+    else:
+        docs = json.loads((site / "search" / "search_index.json").read_text())["docs"]
     pages = {}
     for d in docs:
         loc = d["location"].split("#")[0]
@@ -412,19 +422,22 @@ def test_search_finds_each_chapter(tab, desktop, index_docs, path):
     tab.problems = []
     word = distinctive_word(path, desktop, index_docs)
     page = tab.page
-    box = page.locator("input.md-search__input")
+    opener = page.locator(SEARCH_OPENER)
+    if opener.count():  # Zensical: the box is in a dialog that this button opens
+        opener.first.click()
+    box = page.locator(SEARCH_BOX)
     box.click()
     box.fill("")
     box.press_sequentially(word.lower())
-    target = f"/{path}/"
+    target, found = f"/{path}/", []
+    deadline = time.monotonic() + TIMEOUT_MS / 1000
     try:
-        page.wait_for_function(
-            "target => [...document.querySelectorAll('.md-search-result__item a')]"
-            ".some(a => new URL(a.href).pathname.startsWith(target))", arg=target)
-    except sync_api.Error:
-        found = page.eval_on_selector_all(".md-search-result__item a", "as => as.map(a => a.href)")
-        meta = page.locator(".md-search-result__meta").inner_text()
-        pytest.fail(f"searching {word!r} did not find {target} ({meta!r}); results: {found[:8]}")
+        # Locators, not document.querySelectorAll: Zensical draws results in a shadow root.
+        while not any(urlparse(h).path.startswith(target) for h in found):
+            if time.monotonic() > deadline:
+                pytest.fail(f"searching {word!r} did not find {target}; results: {found[:8]}")
+            page.wait_for_timeout(200)
+            found = page.locator(SEARCH_RESULTS).evaluate_all("as => as.map(a => a.href)")
     finally:
         page.keyboard.press("Escape")
     assert not tab.problems, tab.problems

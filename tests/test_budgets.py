@@ -46,13 +46,13 @@ def kb(n: int) -> str:
 
 
 @pytest.mark.parametrize("chapter", CHAPTERS)
-def test_chapter_page_weight(built_site, chapter):
-    page, text = page_html(built_site, chapter)
+def test_chapter_page_weight(site, chapter):
+    page, text = page_html(site, chapter)
     figures = {}
     for src in IMG.findall(text):
         if src.startswith(("http:", "https:", "data:")):
             continue
-        target = resolve(built_site, page, src.split("#")[0])
+        target = resolve(site, page, src.split("#")[0])
         assert target.is_file(), f"{chapter}: image {src} is not in the site"
         figures[target] = target.stat().st_size
     total = page.stat().st_size + sum(figures.values())
@@ -64,14 +64,14 @@ def test_chapter_page_weight(built_site, chapter):
 
 
 @pytest.mark.parametrize("chapter", CHAPTERS)
-def test_chapter_script_weight(built_site, chapter):
+def test_chapter_script_weight(site, chapter):
     """The script a chapter page loads; the browser test measures the same on a real load."""
-    page, text = page_html(built_site, chapter)
+    page, text = page_html(site, chapter)
     sources = SCRIPT_SRC.findall(text) + SEARCH_WORKER.findall(text)
     sizes = {}
     for src in sources:
         assert not src.startswith(("http:", "https:", "//")), f"{chapter}: script from another host: {src}"
-        target = resolve(built_site, page, src)
+        target = resolve(site, page, src)
         assert target.is_file(), f"{chapter}: script {src} is not in the site"
         sizes[target.name] = target.stat().st_size
     assert any(n.startswith("bundle.") for n in sizes), f"{chapter}: Material's bundle not found"
@@ -81,21 +81,21 @@ def test_chapter_script_weight(built_site, chapter):
         + ", ".join(f"{n} {kb(b)}" for n, b in sorted(sizes.items(), key=lambda kv: -kv[1])))
 
 
-def test_figure_sizes(built_site):
-    figures = sorted((built_site / "figures").rglob("*.svg"))
-    heavy = [f"{p.relative_to(built_site)}: {kb(p.stat().st_size)}" for p in figures
+def test_figure_sizes(site):
+    figures = sorted((site / "figures").rglob("*.svg"))
+    heavy = [f"{p.relative_to(site)}: {kb(p.stat().st_size)}" for p in figures
              if p.stat().st_size > FIGURE_BUDGET]
     assert not heavy, (f"figures over {kb(FIGURE_BUDGET)} (plot fewer points, or rasterize dense "
                        f"artists with rasterized=True): {heavy}")
 
 
 @pytest.mark.parametrize("chapter", CHAPTERS)
-def test_chapter_notebook(built_site, chapter):
-    page, text = page_html(built_site, chapter)
+def test_chapter_notebook(site, chapter):
+    page, text = page_html(site, chapter)
     links = DOWNLOAD.findall(text)
     assert links, f"{chapter}: no 'Download notebook' button on the page"
-    nb_path = resolve(built_site, page, links[0])
-    rel = nb_path.relative_to(built_site).as_posix()
+    nb_path = resolve(site, page, links[0])
+    rel = nb_path.relative_to(site).as_posix()
     assert re.fullmatch(r"notebooks/([\w-]+/)?[\w-]+\.ipynb", rel), (
         f"{chapter}: 'Download' links {links[0]!r}, not a .ipynb file under notebooks/")
     assert nb_path.is_file(), f"{chapter}: the page links {rel}, which is not in the site"
