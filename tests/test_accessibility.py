@@ -14,8 +14,8 @@ import pytest
 
 # The server, the browser and the page loader are the browser tests' own (the import
 # also skips this module, with their message, where Debian's chromium is missing).
-from test_browser import (CHAPTERS, DESKTOP, Tab, base_url, browser, page_id,  # noqa: F401
-                          site_pages)
+from test_browser import (CHAPTERS, DESKTOP, LAY_OUT_ALL, NEXT_FRAME, Tab,  # noqa: F401
+                          base_url, browser, page_id, site_pages)
 
 axe_sync = pytest.importorskip("axe_playwright_python.sync_playwright",
                                reason="pip install -r requirements.txt")
@@ -25,12 +25,30 @@ BLOCKING = ("serious", "critical")
 FIGURE_NUMBER = re.compile(r"^Figure (\d+)\.(\d+)\.")
 # Figures are numbered by the chapter's place in the nav ("3. Bandits"): CHAPTERS order.
 CHAPTER_NUMBER = {path: str(n) for n, path in enumerate(CHAPTERS, start=1)}
+# One screen at a time, two frames each (time for the browser to draw what came into
+# view and for a11y.js to see it), then back to the top.
+SCROLL_THROUGH = """async () => {
+  const frame = () => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+  for (let y = 0; y < document.body.scrollHeight; y += window.innerHeight) {
+    window.scrollTo(0, y);
+    await frame();
+  }
+  window.scrollTo(0, 0);
+  await frame();
+}"""
 
 
 def _violations(tab: Tab, path: str, axe) -> list[str]:
     problems = tab.open(path)
     if problems:
         return [f"did not load cleanly: {p}" for p in problems]
+    # Read the page as a reader does, top to bottom: blocks off screen are skipped
+    # (book.css: content-visibility) and only drawn, and their scrolling boxes made
+    # reachable by keyboard (a11y.js), as they come near the viewport. Then lay out
+    # every block at once, so that axe can measure the colours of all of them.
+    tab.page.evaluate(SCROLL_THROUGH)
+    tab.page.add_style_tag(content=LAY_OUT_ALL)
+    tab.page.evaluate(NEXT_FRAME)
     found = axe.run(tab.page).response["violations"]
     lines = []
     for v in found:
