@@ -2,7 +2,7 @@
 
     markdown_extensions:
       - bookrun.diagrams:
-          cache_dir: !relative $config_dir/diagrams
+          cache_dir: diagrams   # relative to the folder the build runs in
       - pymdownx.superfences:
           custom_fences:
             - name: mermaid
