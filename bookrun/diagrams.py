@@ -93,7 +93,7 @@ async ({source, id, settings}) => {
 """
 
 
-class DiagramError(Failure, SuperFencesException):
+class DiagramError(SuperFencesException, Failure):
     """A diagram that could not be drawn; the message names page:line.
 
     A SuperFencesException, because superfences turns any other error raised by a
