@@ -59,7 +59,10 @@ def copy_book(dest: Path) -> Path:
     shutil.copytree(ROOT / "docs", dest / "docs",
                     ignore=lambda d, names: prepared(d, names) if Path(d) == ROOT / "docs" else [])
     shutil.copytree(ROOT / "snippets", dest / "snippets")
-    shutil.copy(ROOT / "mkdocs.yml", dest / "mkdocs.yml")
+    shutil.copytree(ROOT / "diagrams", dest / "diagrams")  # the committed diagram SVGs
+    # mkdocs.yml, and the figure style, which is part of every record's stamp
+    for name in ("mkdocs.yml", "matplotlibrc"):
+        shutil.copy(ROOT / name, dest / name)
     return dest
 
 

@@ -52,6 +52,7 @@ def test_a_changed_constant_fails_the_check_on_both_kernels(tmp_path, monkeypatc
     copy = tmp_path / "book"
     for part in ("docs", "snippets"):
         shutil.copytree(ROOT / part, copy / part)
+    shutil.copy(ROOT / "matplotlibrc", copy / "matplotlibrc")  # part of the stamp
     snippet = copy / "snippets" / "setup" / "bellman_solve.py"
     text = snippet.read_text()
     assert text.count("1e-14") == 2  # the bound the residual is printed against
