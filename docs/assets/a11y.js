@@ -10,7 +10,7 @@
   const focusable = "a[href], button, input, select, textarea, summary, [tabindex]";
   const scrollers =
     ".md-typeset div.arithmatex, .md-typeset .md-typeset__scrollwrap, " +
-    ".md-typeset .md-typeset__table, .md-typeset div.mermaid, " +
+    ".md-typeset .md-typeset__table, .md-typeset div.bookrun-diagram, " +
     ".jp-Notebook .highlight-ipynb, .jp-Notebook .jp-OutputArea-output pre, " +
     ".jp-Notebook .jp-RenderedHTMLCommon";
   function reachScrollers(root) {
