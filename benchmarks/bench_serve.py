@@ -116,25 +116,23 @@ def main() -> None:
         print(f"first build served after {time.perf_counter() - t0:.1f} s "
               f"({builds(log)} build)")
 
-        results = []
-        snippet = clone / "snippets" / last
-        before, cpu = builds(log), cpu_seconds(server.pid)
-        marker = "bench-snippet-marker-1"
-        t = time.perf_counter()
-        # After a blank line: the snippet may end in an indented block.
-        snippet.write_text(snippet.read_text() + f"\nprint({marker!r})\n")
-        took = seconds_until(url, marker, t)
-        settle(log)
-        results.append(("snippet save", took, builds(log) - before, cpu_seconds(server.pid) - cpu))
+        def timed_save(label, path, marker, text):
+            """Seconds until the served page shows `marker`, builds, server CPU seconds."""
+            before, cpu = builds(log), cpu_seconds(server.pid)
+            t = time.perf_counter()
+            path.write_text(text)
+            took = seconds_until(url, marker, t)
+            settle(log)
+            return label, took, builds(log) - before, cpu_seconds(server.pid) - cpu
 
-        page = clone / "docs" / page_name
-        before, cpu = builds(log), cpu_seconds(server.pid)
-        marker = "bench-prose-marker-2"
-        t = time.perf_counter()
-        page.write_text(page.read_text() + f"\n{marker}\n")
-        took = seconds_until(url, marker, t)
-        settle(log)
-        results.append(("prose save", took, builds(log) - before, cpu_seconds(server.pid) - cpu))
+        snippet, page = clone / "snippets" / last, clone / "docs" / page_name
+        # After a blank line: the snippet may end in an indented block.
+        results = [
+            timed_save("snippet save", snippet, "bench-snippet-marker-1",
+                       snippet.read_text() + "\nprint('bench-snippet-marker-1')\n"),
+            timed_save("prose save", page, "bench-prose-marker-2",
+                       page.read_text() + "\nbench-prose-marker-2\n"),
+        ]
 
         mode = "serve --dirty --no-strict" if args.dirty else "serve"
         print(f"chapter {args.chapter} ({page_name}): executes in {execution:.1f} s on its own "

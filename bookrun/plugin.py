@@ -2,6 +2,7 @@
 figures and notebooks; tell the Markdown extension (bookrun.extension) which page is next."""
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import logging
 import os
@@ -301,7 +302,7 @@ def _stale(chapter, record: Record | None) -> Record | None:
         return None
     values = {b.body: record.values.get(b.body, f"[{b.body}: not computed]")
               for b in chapter.bindings}
-    return Record(record.chapter, record.stamp, record.versions, record.snippets, values)
+    return dataclasses.replace(record, values=values)  # keeps every other field
 
 
 def _chapter_number(page):
