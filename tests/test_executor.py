@@ -1,6 +1,8 @@
 """The executor on small fixture chapters built in a temporary folder."""
+import hashlib
 import json
 import os
+import re
 import stat
 import sys
 import textwrap
@@ -10,6 +12,7 @@ import pytest
 
 from bookrun.__main__ import main
 from bookrun.book import Book
+from bookrun.drawing import same_drawing
 from bookrun.page import PageError
 from bookrun.record import load_record, record_path, stamp
 from bookrun.render import render_page
@@ -365,6 +368,43 @@ def test_version_strings_alone_never_fail(tmp_path):
     checked = book.check()
     assert checked.problems == []
     assert "'numpy': '1.0.0'" in checked.notes[0] and "the outputs decide" in checked.notes[0]
+
+
+def nudge_committed_figure(book, by: float):
+    """Move the first coordinate of the committed figure, and record the new bytes."""
+    svg = book.snippets_root / "demo" / "_figures" / "plot-1.svg"
+    text = svg.read_text()
+    start = re.search(r'd="M (-?[0-9.]+)', text)
+    moved = f"{float(start.group(1)) + by:.6f}"
+    svg.write_text(text[:start.start(1)] + moved + text[start.end(1):])
+    digest = hashlib.sha256(svg.read_bytes()).hexdigest()
+    edit_record(book, snippets=lambda ss: [dict(s, figures=[dict(s["figures"][0], sha256=digest)])
+                                           for s in ss])
+
+
+def test_a_figure_may_differ_by_its_last_printed_digit_on_another_platform_only(tmp_path):
+    book = make_book(tmp_path, "# Demo\n@run demo/plot.py\n", {"plot.py": PLOT})
+    book.build()
+    nudge_committed_figure(book, 1e-6)  # a rounding tie that fell the other way
+    [problem] = book.check().problems
+    assert problem.startswith("snippets/demo/plot.py: figures differ")
+    edit_record(book, platform=lambda p: dict(p, machine="another-cpu"))
+    checked = book.check()
+    assert checked.problems == []
+    assert any("equal to the record up to the last printed digit" in n for n in checked.notes)
+    nudge_committed_figure(book, 2e-6)  # 3e-6 off now: a drawing that really moved
+    [problem] = book.check().problems
+    assert problem.startswith("snippets/demo/plot.py: figures differ (recorded on another")
+
+
+@pytest.mark.parametrize("got, same", [
+    (b'<path d="M 52.762813 204.797187"/>', True),  # the tie, rounded the other way
+    (b'<path d="M 52.762813 204.797186"/>', False),  # two units: the drawing moved
+    (b'<path d="M 52.762813 204.797188" class="x"/>', False),  # other text
+    (b'<path d="M 52.762813 204.797188 L 1 2"/>', False),  # another point
+])
+def test_same_drawing_allows_one_unit_in_the_last_printed_digit(got, same):
+    assert same_drawing(b'<path d="M 52.762813 204.797188"/>', got) is same
 
 
 def test_figures_are_committed_beside_the_record(tmp_path):

@@ -182,6 +182,7 @@ plugins:
 markdown_extensions:
   - bookrun.math
   - pymdownx.superfences
+  - pymdownx.blocks.caption
 """
 
 

@@ -19,6 +19,7 @@ TAG = re.compile(r"<[^>]+>")
 OUTPUT = re.compile(r'<div class="bookrun-output highlight">.*?<code>(.*?)</code>', re.S)
 CODE = re.compile(r"<pre\b.*?</pre>|<code\b.*?</code>", re.S)
 IMG = re.compile(r'<img\b[^>]*\bsrc="([^"]+)"')
+ALT = re.compile(r'<img\b[^>]*\balt="([^"]*)"')
 CHAPTERS = Book(root=ROOT).chapters()
 
 
@@ -52,23 +53,26 @@ def test_every_output_figure_and_bound_value_is_on_the_page(zensical_site, chapt
         assert hashlib.sha256(target.read_bytes()).hexdigest() == digest, f"{src}: other bytes"
 
     prose = text_of(CODE.sub("", article))  # code may hold "{{" (an f-string) or "@run"
+    prose += "\n" + "\n".join(html.unescape(alt) for alt in ALT.findall(article))  # a figure's text
     for binding in chapter.bindings:
         assert record.values[binding.body] in prose, f"{{{{ {binding.body} }}}} not shown"
     assert "{{" not in prose, f"{path}: a raw {{{{ }}}} is left"
     assert not re.search(r"^\s*@run\b", prose, re.M), f"{path}: a raw @run line is left"
 
 
-PAGE = "# Demo\n\n@run demo/a.py\n\nThe value is {{ x | .2f }}.\n"
+PAGE = ("# Demo\n\n@run demo/a.py\nFigure: A rising line.\nAlt: One straight line that rises from one to "
+        "two across the plot.\n\nThe value is {{ x | .2f }}.\n")
 CONFIG = """\
 site_name: Fixture
 strict: true
 nav:
-  - demo.md
+  - "1. Demo": demo.md
 markdown_extensions:
   - bookrun.extension
   - attr_list
   - pymdownx.highlight
   - pymdownx.superfences
+  - pymdownx.blocks.caption
 """
 MKDOCS_PLUGINS = """\
 plugins:
