@@ -26,6 +26,16 @@ def test_strict_build_renders_every_chapter_without_tracebacks(built_site):
         assert "Traceback (most recent call last)" not in html
 
 
+def test_search_finds_each_chapter_but_not_its_notebook_copy(built_site):
+    """A notebook page repeats its chapter's code and outputs: indexed, every search for a
+    term in the code would list it twice, and every reader would download the copy."""
+    index = json.loads((built_site / "search" / "search_index.json").read_text())
+    pages = {doc["location"].split("#")[0] for doc in index["docs"]}
+    assert {f"{p}/" for p in CHAPTER_PAGES} <= pages
+    assert (built_site / "notebooks" / "bandits" / "index.html").is_file()
+    assert not [p for p in pages if p.startswith("notebooks/")]
+
+
 def test_each_chapter_has_a_test_module(book):
     """Like FastAPI's docs_src: what a page runs is tested by a file that mirrors it."""
     missing = [c.name for c in book.chapters()
