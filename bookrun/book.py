@@ -27,6 +27,9 @@ class Book:
     timeout: float = DEFAULT_TIMEOUT
     frozen: bool = False  # a stale record is an error, never re-executed (publishing)
     jobs: int = os.cpu_count() or 2
+    # Serve only: keep each chapter's session at its snippet boundaries in this folder,
+    # and re-run a chapter from its first edited snippet (bookrun.checkpoint).
+    checkpoints: Path | None = None
     log = staticmethod(lambda msg: print(msg, file=sys.stderr, flush=True))
 
     def __post_init__(self):
@@ -124,7 +127,8 @@ class Book:
         return results
 
     def run(self, chapter: Chapter) -> Executed:
-        return execute(chapter, self.root, self.snippets_root, self.cache / "scratch", self.timeout)
+        return execute(chapter, self.root, self.snippets_root, self.cache / "scratch", self.timeout,
+                       self.checkpoints)
 
     def build(self, chapters=None, force=False) -> dict[str, Record]:
         """Reuse fresh records; execute (and record) the rest."""

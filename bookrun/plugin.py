@@ -6,6 +6,8 @@ import dataclasses
 import hashlib
 import logging
 import os
+import shutil
+import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -19,7 +21,7 @@ from mkdocs.structure.files import File
 from watchdog.events import FileSystemEventHandler
 from watchdog.observers import Observer
 
-from . import extension
+from . import checkpoint, extension
 from .book import Book
 from .extension import FIGURE, HOME, PageHint
 from .notebook import chapter_notebook, page_title
@@ -73,6 +75,11 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
                          snippets_root=root / self.config.snippets_dir,
                          timeout=float(self.config.timeout), frozen=self.config.frozen)
         self.book.log = lambda msg: log.info(msg.removeprefix("bookrun: "))
+        if getattr(self, "serving", False):
+            if getattr(self, "sessions", None) is None:  # once per serve (a short path:
+                # a Unix socket's name is limited to 107 bytes)
+                self.sessions = Path(tempfile.mkdtemp(prefix="bookrun-serve-"))
+            self.book.checkpoints = self.sessions
         return config
 
     def on_files(self, files, config):
@@ -250,6 +257,11 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
         if getattr(self, "observer", None) is not None:
             self.observer.stop()
             self.observer.join()
+        sessions = getattr(self, "sessions", None)
+        if sessions is not None and sessions.is_dir():
+            for chapter in sessions.iterdir():
+                checkpoint.release(chapter)
+            shutil.rmtree(sessions, ignore_errors=True)
 
     def _build_keeping_failures(self, chapters):
         """Under serve: build each chapter on its own, so one failing chapter leaves the

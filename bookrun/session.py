@@ -1,6 +1,7 @@
 """Run one chapter's snippets in a fresh worker process, with a time limit."""
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -13,6 +14,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import checkpoint
 from .page import Chapter, Step
 
 DEFAULT_TIMEOUT = 300.0
@@ -64,8 +66,26 @@ def limits(step: Step) -> dict:
     }
 
 
+def resume_keys(chapter: Chapter, job: dict, root: Path) -> list[str]:
+    """For each snippet, a hash of everything the session's state before it depends on:
+    the executor, the figure style, the page, and each earlier snippet with its options."""
+    h = hashlib.sha256()
+    here = Path(__file__).resolve().parent
+    for part in (here / "worker.py", here / "checkpoint.py", root / "matplotlibrc"):
+        h.update(part.read_bytes() if part.is_file() else b"")
+    h.update(job["page"].encode())
+    keys = []
+    for spec in job["steps"]:
+        keys.append(h.hexdigest()[:24])  # 96 bits; short, as socket names must be
+        h.update(json.dumps(spec, sort_keys=True).encode())
+        h.update((root / spec["path"]).read_bytes())
+    return keys
+
+
 def execute(chapter: Chapter, root: Path, snippets_root: Path, scratch: Path,
-            timeout: float = DEFAULT_TIMEOUT) -> Executed:
+            timeout: float = DEFAULT_TIMEOUT, checkpoints: Path | None = None) -> Executed:
+    """Run the chapter in a fresh session; with `checkpoints` (serve only), from the
+    newest kept session whose earlier snippets are unchanged, keeping new ones."""
     scratch.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(dir=scratch, prefix=f"{chapter.name}-"))
     figdir = work / "figures"
@@ -75,6 +95,7 @@ def execute(chapter: Chapter, root: Path, snippets_root: Path, scratch: Path,
         "cwd": str(root),
         "figdir": str(figdir),
         "live": str(work / "live"),
+        "result": str(work / "result.json"),
         "timeout": timeout,
         "steps": [{
             "path": f"{rel}/{s.snippet}",
@@ -83,36 +104,65 @@ def execute(chapter: Chapter, root: Path, snippets_root: Path, scratch: Path,
             "binding_lines": {b.body: b.line for b in s.bindings},
         } for s in chapter.steps],
     }
+    keys = []
+    if checkpoints is not None:
+        keys = resume_keys(chapter, job, root)
+        for spec, key in zip(job["steps"], keys):
+            spec["resume_key"] = key
+        job.update(checkpoints=str(checkpoints / chapter.name), owner=os.getpid())
     try:
-        result = _run_worker(chapter, root, work, job, timeout)
+        result = _run(chapter, root, work, job, timeout, keys)
     except BaseException:
         shutil.rmtree(work, ignore_errors=True)  # a failed run leaves no scratch behind
         raise
+    finally:
+        if keys:  # the sessions of snippets since edited can never be resumed
+            checkpoint.release(checkpoints / chapter.name, set(keys))
     return Executed(result["steps"], figdir, work, result["platform"])
 
 
-def _run_worker(chapter: Chapter, root: Path, work: Path, job: dict, timeout: float) -> dict:
+def _run(chapter, root, work, job, timeout, keys) -> dict:
     job["deadline"] = time.time() + timeout
+    for key in reversed(keys[1:]):  # the newest kept session that still holds
+        path = Path(job["checkpoints"]) / f"{key}.sock"
+        if not path.exists():
+            continue
+        answer = checkpoint.request(path, job, timeout, KILL_GRACE)
+        if answer is not None:
+            code, killed = answer
+            err = (work / "live" / "stderr")
+            return _outcome(chapter, work, job, timeout, None if killed else code,
+                            err.read_text(errors="replace") if err.is_file() else "")
+    return _run_worker(chapter, root, work, job, timeout)
+
+
+def _run_worker(chapter: Chapter, root: Path, work: Path, job: dict, timeout: float) -> dict:
     (work / "job.json").write_text(json.dumps(job))
     env = dict(os.environ, **WORKER_ENV)
     proc = subprocess.Popen(
-        [sys.executable, "-m", "bookrun.worker", str(work / "job.json"), str(work / "result.json")],
+        [sys.executable, "-m", "bookrun.worker", str(work / "job.json")],
         cwd=root, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
         stderr=subprocess.PIPE, text=True)
-    page = job["page"]
     try:
         _, err = proc.communicate(timeout=timeout + KILL_GRACE)
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.communicate()
+        return _outcome(chapter, work, job, timeout, None, "")
+    return _outcome(chapter, work, job, timeout, proc.returncode, err)
+
+
+def _outcome(chapter, work, job, timeout, code, err) -> dict:
+    """The session's result, or the error it ended with; `code` None: killed at the limit."""
+    page = job["page"]
+    if code is None:
         where, output = _last_seen(work, "")
         raise ExecutionError(f"chapter {chapter.name!r} ({page}) timed out after {timeout:g} s"
                              f"{where}; {TIMEOUT_HINT}"
                              + _output_block(output, "timeout")) from None
     result_file = work / "result.json"
-    if proc.returncode != 0 or not result_file.exists():
+    if code != 0 or not result_file.exists():
         where, output = _last_seen(work, err)
-        code = proc.returncode
         how = f"signal {signal.Signals(-code).name}" if code < 0 else f"exit {code}"
         raise ExecutionError(f"chapter {chapter.name!r} ({page}): the session died ({how})"
                              f"{where}" + _crash_report(err) + _output_block(output, "crash"))

@@ -1,6 +1,6 @@
 """The chapter session: runs snippets in one fresh interpreter, as a REPL would.
 
-Started by `bookrun.session` as `python -m bookrun.worker JOB.json RESULT.json`.
+Started by `bookrun.session` as `python -m bookrun.worker JOB.json`.
 Each top-level statement is compiled in "single" mode, like a line typed at a
 REPL, so a bare expression echoes its value exactly as it would for a reader.
 Output (stdout and stderr, interleaved) and figures passed to `plt.show()` are
@@ -23,6 +23,8 @@ import time
 import traceback
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
+
+from bookrun import checkpoint
 
 ADDRESS = re.compile(r" at 0x[0-9a-fA-F]{4,}")
 COMPOUND = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.For, ast.AsyncFor,
@@ -104,7 +106,7 @@ class Capture(io.TextIOBase):
         super().close()
 
 
-def install_figure_capture(figdir: Path, state: dict):
+def install_figure_capture(state: dict):
     import matplotlib
 
     matplotlib.use("Agg")
@@ -122,10 +124,11 @@ def install_figure_capture(figdir: Path, state: dict):
             fig = plt.figure(num)
             state["count"] += 1
             name = f"{state['stem']}-{state['count']}.svg"
-            fig.savefig(figdir / name, format="svg", metadata={"Date": None})
-            size = (figdir / name).stat().st_size
+            path = state["figdir"] / name  # a resumed session draws into a new folder
+            fig.savefig(path, format="svg", metadata={"Date": None})
+            size = path.stat().st_size
             if size > limits["max_figure_bytes"]:
-                (figdir / name).unlink()
+                path.unlink()
                 plt.close("all")
                 refuse(state, f"figure {state['count']} is {size / 1000:.0f} kB, over the "
                        f"limit of {limits['max_figure_bytes'] // 1000} kB: plot fewer points, "
@@ -206,10 +209,10 @@ def install_network_guard(state: dict):
 def install_exit_guard(state: dict):
     """`os._exit` would end the session with no result; report it as an error instead
     (in forked children, which must exit that way, it keeps its meaning)."""
-    real_exit, session = os._exit, os.getpid()
+    real_exit = os._exit
 
     def guarded(code):
-        if os.getpid() != session:
+        if os.getpid() != state["session"]:
             real_exit(code)
         refuse(state, f"os._exit({code}) would end the chapter's session before the "
                "snippets after it run: remove it")
@@ -298,35 +301,72 @@ def run_step(step, job, namespace, state, live: Path):
             "values": values}, None
 
 
-def main(job_path, result_path):
-    job = json.loads(Path(job_path).read_text())
-    faulthandler.enable()  # a crash in C code still prints the snippet's line
-    figdir, live = Path(job["figdir"]), Path(job["live"])
-    figdir.mkdir(parents=True, exist_ok=True)
-    live.mkdir(parents=True, exist_ok=True)
-    sys.path.insert(0, job["cwd"])
-    state = {"path": None, "stem": "", "count": 0, "figures": []}
-    results, error = [], None
+def run_from(start, job, namespace, state, results):
+    """Run the job's snippets from index `start`; return the first error, or None.
+
+    Under `mkdocs serve` (job["checkpoints"] set) the session is kept, forked, before
+    each later snippet, so that a save re-runs the chapter from the edited snippet on
+    (bookrun.checkpoint); a build or a check never keeps anything."""
+    for k in range(start, len(job["steps"])):
+        if job.get("checkpoints") and k > start:
+            checkpoint.keep(Path(job["checkpoints"]), job["steps"][k]["resume_key"], job["owner"],
+                 lambda new_job, k=k: resume(new_job, k, namespace, state, results))
+        result, error = run_step(job["steps"][k], job, namespace, state, Path(job["live"]))
+        if error:
+            return error
+        results.append(result)
+        if job.get("checkpoints"):  # a resumed copy writes them into its own folder
+            state["drawn"].update((n, (state["figdir"] / n).read_bytes())
+                                  for n in result["figures"])
+    return None
+
+
+def finish(job, start, namespace, state, results):
+    """Run to the end (or the first error) and write the result file."""
+    error = None
     try:
         install_time_limit(state, job["deadline"], job["timeout"])
-        install_figure_capture(figdir, state)
-        install_network_guard(state)
-        install_exit_guard(state)
-        namespace = {"__name__": "__main__", "__builtins__": __builtins__}
-        for step in job["steps"]:
-            result, error = run_step(step, job, namespace, state, live)
-            if error:
-                break
-            results.append(result)
+        if namespace is None:  # a fresh session
+            install_figure_capture(state)
+            install_network_guard(state)
+            install_exit_guard(state)
+            namespace = {"__name__": "__main__", "__builtins__": __builtins__}
+        error = run_from(start, job, namespace, state, results)
         signal.setitimer(signal.ITIMER_REAL, 0)
     except TimedOut as exc:  # between snippets, or while the session starts
         where = state["path"] or f"{job['page']} (the session was still starting)"
         error = {"kind": "timeout", "path": where, "line": None,
                  "message": str(exc), "traceback": "", "output": ""}
     fingerprint = platform_fingerprint() if error is None else {}
-    Path(result_path).write_text(json.dumps({"steps": results, "error": error,
-                                             "platform": fingerprint}))
+    Path(job["result"]).write_text(json.dumps({"steps": results, "error": error,
+                                               "platform": fingerprint}))
+
+
+def resume(job, start, namespace, state, results):
+    """In a fresh copy of a kept session: the chapter from snippet `start` on, for a new
+    job, with the earlier snippets' results and figures as the kept session had them."""
+    live = Path(job["live"])
+    live.mkdir(parents=True, exist_ok=True)
+    err = os.open(live / "stderr", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
+    os.dup2(err, 1)  # what the interpreter itself says, for the parent's crash report
+    os.dup2(err, 2)
+    state.update(figdir=Path(job["figdir"]), session=os.getpid())
+    state["figdir"].mkdir(parents=True, exist_ok=True)
+    for name, data in state["drawn"].items():
+        (state["figdir"] / name).write_bytes(data)
+    finish(job, start, namespace, state, list(results))
+
+
+def main(job_path):
+    job = json.loads(Path(job_path).read_text())
+    faulthandler.enable()  # a crash in C code still prints the snippet's line
+    Path(job["figdir"]).mkdir(parents=True, exist_ok=True)
+    Path(job["live"]).mkdir(parents=True, exist_ok=True)
+    sys.path.insert(0, job["cwd"])
+    state = {"path": None, "stem": "", "count": 0, "figures": [], "figdir": Path(job["figdir"]),
+             "session": os.getpid(), "drawn": {}}
+    finish(job, 0, None, state, [])
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2])
+    main(sys.argv[1])

@@ -3,14 +3,18 @@ import hashlib
 import json
 import os
 import re
+import shutil
 import stat
 import sys
+import tempfile
 import textwrap
 import time
+from pathlib import Path
 
 import pytest
 
 from bookrun.__main__ import main
+from bookrun import checkpoint
 from bookrun.book import Book
 from bookrun.drawing import same_drawing
 from bookrun.page import PageError
@@ -606,3 +610,67 @@ def test_written_files_follow_the_umask(tmp_path, umask):
     expected = 0o666 & ~umask
     written = [record_path("demo", book.snippets_root), book.figure_dir("demo") / "plot-1.svg"]
     assert [stat.S_IMODE(p.stat().st_mode) for p in written] == [expected, expected]
+
+
+# -- serve: a save re-runs the chapter from the edited snippet ----------------------
+RESUME_PAGE = "# Demo\n@run demo/a.py\n@run demo/b.py\n@run demo/c.py\n\nLast {{ z | .3f }}.\n"
+RESUME_CODE = {
+    # The file counts how many times the chapter ran from its first snippet.
+    "a.py": "import numpy as np\n_ = open('starts.txt', 'a').write('a')\n"
+            "rng = np.random.default_rng(0)\nprint(rng.normal(size=2).round(4))\n",
+    "b.py": PLOT.replace("[0, 1, 4]", "rng.normal(size=3)"),
+    "c.py": "z = rng.normal()\nprint('last draw', round(z, 4))\n",
+}
+
+
+@pytest.fixture
+def kept(tmp_path):
+    """A book whose builds keep their sessions, as under `mkdocs serve`."""
+    book = make_book(tmp_path, RESUME_PAGE, RESUME_CODE)
+    book.checkpoints = Path(tempfile.mkdtemp(prefix="bk-"))  # socket names must be short
+    yield book
+    checkpoint.release(book.checkpoints / "demo")
+    shutil.rmtree(book.checkpoints, ignore_errors=True)
+
+
+def starts(book) -> int:
+    return len((book.root / "starts.txt").read_text())
+
+
+def test_a_save_re_runs_from_the_edited_snippet_as_a_fresh_run_would(kept):
+    first = kept.build()["demo"]
+    assert starts(kept) == 1 and len(list((kept.checkpoints / "demo").glob("*.sock"))) == 2
+    c = kept.snippets_root / "demo" / "c.py"
+    c.write_text(c.read_text() + "print('edited')\n")
+    resumed = kept.build()["demo"]
+    assert starts(kept) == 1  # a.py and b.py were not run again
+    assert resumed.output("c.py").endswith("edited\n")
+    assert resumed.values == first.values and resumed.snippets[:2] == first.snippets[:2]
+    # A fresh session from the first snippet prints, draws and binds the same bytes.
+    fresh = Book(root=kept.root).check()
+    assert fresh.problems == [] and starts(kept) == 2
+
+    c.write_text("z = rng.normal()\nraise ValueError('broken')\n")
+    with pytest.raises(ExecutionError, match=r"failed in snippets/demo/c.py:2: ValueError"):
+        kept.build()
+    c.write_text(RESUME_CODE["c.py"])
+    assert kept.build()["demo"].to_json() == first.to_json()  # the kept session, again
+    assert starts(kept) == 2
+
+    a = kept.snippets_root / "demo" / "a.py"
+    a.write_text(a.read_text() + "print('edited')\n")
+    kept.build()
+    assert starts(kept) == 3  # every kept session depended on a.py: run from the start
+    pids = [int(p.read_text()) for p in (kept.checkpoints / "demo").glob("*.pid")]
+    assert len(pids) == 2  # the sessions kept for the old a.py have ended
+
+
+def test_a_resumed_run_still_stops_at_the_time_limit(kept):
+    kept.build()
+    kept.timeout = 2.0
+    c = kept.snippets_root / "demo" / "c.py"
+    c.write_text("import time\ntime.sleep(30)\n")
+    with pytest.raises(ExecutionError, match=r"timed out after 2 s while running "
+                                              r"snippets/demo/c.py:2"):
+        kept.build()
+    assert starts(kept) == 1

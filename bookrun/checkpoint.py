@@ -1,0 +1,143 @@
+"""Under `mkdocs serve`: a chapter session kept at a snippet boundary, resumed from there.
+
+A save usually edits one snippet, and every snippet before it would compute the same
+state again. So while serve runs a chapter, the session forks before each snippet; the
+copy (a checkpoint) sleeps on a Unix socket named by a hash of everything that led to
+its state (bookrun.session.resume_keys). When the author saves snippet k, serve asks the
+newest checkpoint whose key still holds to fork once more and run from k on. Fork
+copies memory exactly (objects, random generators, figure numbers), so the outputs are
+those of a fresh run; `python -m bookrun check` still runs chapters from the start.
+
+Checkpoints belong to the serve process (`owner`): each ends within a second of it.
+"""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import sys
+from pathlib import Path
+
+POLL = 1.0  # seconds between checks that the serve process is still there
+_exit = os._exit  # taken before the session guards os._exit (the worker imports us first)
+
+
+def keep(directory: Path, key: str, owner: int, resume) -> None:
+    """Fork a checkpoint of this session; the session itself returns at once."""
+    path = directory / f"{key}.sock"
+    if path.exists():
+        return  # this very state is kept already
+    directory.mkdir(parents=True, exist_ok=True)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    if os.fork():
+        return
+    try:
+        # Let go of the pipes the serve process reads the session's output from, or it
+        # would wait for the checkpoint to end before it saw the session end.
+        null = os.open(os.devnull, os.O_RDWR)
+        for fd in (0, 1, 2):
+            os.dup2(null, fd)
+        _serve(path, owner, resume)
+    finally:
+        _exit(0)
+
+
+def _serve(path: Path, owner: int, resume) -> None:
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        server.bind(str(path))
+    except OSError:
+        return  # another copy of the same state got there first
+    server.listen(1)
+    server.settimeout(POLL)
+    pid_file = path.with_suffix(".pid")
+    pid_file.write_text(str(os.getpid()))
+    try:
+        while _alive(owner):
+            try:
+                conn, _ = server.accept()
+            except TimeoutError:
+                continue
+            with conn:
+                conn.settimeout(None)
+                request = json.loads(conn.makefile("r").readline() or "{}")
+                if "job" not in request:
+                    break  # asked to end
+                child = os.fork()
+                if child == 0:
+                    server.close()
+                    conn.close()
+                    try:
+                        resume(request["job"])
+                    finally:
+                        _exit(0)
+                _reply(conn, {"pid": child})
+                _, status = os.waitpid(child, 0)
+                _reply(conn, {"code": os.waitstatus_to_exitcode(status)})
+    finally:
+        path.unlink(missing_ok=True)
+        pid_file.unlink(missing_ok=True)
+
+
+def _reply(conn, message: dict) -> None:
+    try:
+        conn.sendall(json.dumps(message).encode() + b"\n")
+    except OSError:
+        pass  # serve gave up waiting (a timeout); the next request starts afresh
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def request(path: Path, job: dict, timeout: float, grace: float) -> tuple[int, bool] | None:
+    """Ask the checkpoint at `path` to run `job` from its snippet on.
+
+    (exit code of the resumed copy, whether it was killed at the time limit), or None
+    when there is no live checkpoint there (the caller then starts a fresh session)."""
+    conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        conn.settimeout(5)
+        conn.connect(str(path))
+        conn.sendall(json.dumps({"job": job}).encode() + b"\n")
+        replies = conn.makefile("r")
+        started = json.loads(replies.readline() or "{}")
+    except (OSError, ValueError):
+        conn.close()
+        path.unlink(missing_ok=True)  # a checkpoint that died left its socket file
+        return None
+    if "pid" not in started:
+        conn.close()
+        return None
+    conn.settimeout(timeout + grace)
+    killed = False
+    try:
+        line = replies.readline()
+    except TimeoutError:  # it never came back to Python to stop itself
+        os.kill(started["pid"], signal.SIGKILL)
+        killed = True
+        conn.settimeout(30)
+        line = replies.readline()
+    conn.close()
+    return json.loads(line or '{"code": -9}')["code"], killed
+
+
+def release(directory: Path, keep_keys: set[str] | None = None) -> None:
+    """End the checkpoints in `directory` whose keys are not in `keep_keys` (all if None)."""
+    for pid_file in directory.glob("*.pid") if directory.is_dir() else []:
+        if keep_keys is not None and pid_file.stem in keep_keys:
+            continue
+        try:
+            os.kill(int(pid_file.read_text()), signal.SIGTERM)
+        except (ValueError, OSError):
+            pass
+        pid_file.unlink(missing_ok=True)
+        pid_file.with_suffix(".sock").unlink(missing_ok=True)
