@@ -54,8 +54,10 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
         self.rendered: dict[str, tuple] = {}  # page -> (key, HTML and what render() sets)
         self.notebooks: dict[str, tuple] = {}  # chapter -> (key, notebook text)
         self.templates = CompiledTemplates()
+        self.sessions = None  # serve: the folder of kept chapter sessions
         if self.serving:
             _reuse_search_entries()
+            _reuse_notebook_templates(self.templates)
         if self.serving:  # one line per notebook per rebuild drowns the useful lines
             for name in ("mkdocs.plugins.mkdocs_jupyter", "mkdocs.mkdocs-jupyter"):
                 logging.getLogger(name).setLevel(logging.WARNING)
@@ -303,6 +305,26 @@ class CompiledTemplates(BytecodeCache):
 
     def dump_bytecode(self, bucket):
         self.store[bucket.key] = bucket.bytecode_to_string()
+
+
+def _reuse_notebook_templates(cache: CompiledTemplates) -> None:
+    """Under serve, compile nbconvert's templates once: mkdocs-jupyter makes a new
+    exporter, so a new Jinja environment, for every notebook page it converts (0.6 s)."""
+    try:
+        from nbconvert.exporters.templateexporter import TemplateExporter
+    except ImportError:
+        return
+    create = TemplateExporter._create_environment
+    if getattr(create, "reuses_templates", False):
+        return
+
+    def _create_environment(self):
+        env = create(self)
+        env.bytecode_cache = cache
+        return env
+
+    _create_environment.reuses_templates = True
+    TemplateExporter._create_environment = _create_environment
 
 
 def _reuse_search_entries() -> None:
