@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .drawing import same_drawing
-from .page import Chapter, read_chapter
+from .page import Chapter, PageError, read_chapter
 from .prose import unexplained_numbers
 from .record import (ROOT, Record, figures_path, read_if_valid, record_path, release, sha256,
                      stamp, versions, write_atomic)
@@ -38,11 +38,19 @@ class Book:
         self.cache = Path(self.cache or self.root / ".cache" / "bookrun")
 
     # -- finding chapters -------------------------------------------------------------
-    def chapters(self) -> list[Chapter]:
+    def chapters(self, broken: dict[Path, str] | None = None) -> list[Chapter]:
+        """Every page with `@run` lines. A page error is raised, or, given `broken`
+        (serve), kept there under the page's path and the page left out."""
         found = []
         for page in sorted(self.docs_dir.rglob("*.md")):
             shown = os.path.relpath(page, self.root)
-            chapter = read_chapter(page, self.snippets_root, shown_as=shown)
+            try:
+                chapter = read_chapter(page, self.snippets_root, shown_as=shown)
+            except PageError as exc:
+                if broken is None:
+                    raise
+                broken[page.resolve()] = str(exc)
+                continue
             if chapter:
                 found.append(chapter)
         for c in found:

@@ -50,6 +50,7 @@ class PageHint:
     # a Markdown link; MkDocs leaves raw HTML alone, so there it is relative to the URL.
     html_links_from_source: bool = False
     chapter_number: str | None = None  # "3" numbers its figures 3.1, 3.2, ...
+    serving: bool = False  # under serve a page error is shown on the page, not raised
 
 
 _next_page: PageHint | None = None
@@ -85,13 +86,16 @@ def notebook_links(chapter: str, hint: PageHint, colab_base: str) -> str:
     return " ".join(links)
 
 
-def error_panel(markdown: str, error: str) -> str:
+STALE = "This chapter failed: the outputs below are from its last good run, and stale"
+BROKEN = "This page cannot be drawn until this is fixed (the page reloads when it is)"
+
+
+def error_panel(markdown: str, error: str, title: str = STALE) -> str:
     """A page whose chapter failed under serve: the error first, escaped, then the last
     good outputs, marked stale. Raw HTML (Material's admonition classes), so it needs
     no Markdown extension and nothing in the error is read as Markdown."""
     panel = ('<div class="admonition failure bookrun-error" role="alert">\n'
-             '<p class="admonition-title">This chapter failed: the outputs below are from '
-             'its last good run, and stale</p>\n'
+             f'<p class="admonition-title">{title}</p>\n'
              f'<pre><code>{html.escape(error)}</code></pre>\n</div>')
     lines = markdown.split("\n")
     title = next((i for i, ln in enumerate(lines) if ln.startswith("# ")), -1)
@@ -115,11 +119,21 @@ class BookrunPreprocessor(Preprocessor):
                 raise PageError("(unknown page)", 1, "bookrun.extension does not know which "
                                 "page it renders: under MkDocs, list the bookrun plugin too")
             return lines
+        try:
+            return self.render(text, hint, zensical).split("\n")
+        except PageError as exc:
+            if not hint.serving:
+                raise
+            # Under serve: the error on the page (a title alone), not a stuck server.
+            title = next((ln for ln in lines if ln.startswith("# ")), "# (untitled)")
+            return error_panel(title, str(exc), BROKEN).split("\n")
+
+    def render(self, text: str, hint: PageHint, zensical: bool) -> str:
         page = hint.docs_dir / hint.src_uri
         shown = os.path.relpath(page, hint.root)
         chapter = parse_chapter(text, hint.snippets_root, shown, page)
         if chapter is None:
-            return lines
+            return text
         if zensical:
             hint.record = fresh_record(chapter, hint, shown)
             check_prepared(chapter, hint, shown)
@@ -131,7 +145,7 @@ class BookrunPreprocessor(Preprocessor):
                           chapter_number=hint.chapter_number)
         if hint.failure is not None:
             out = error_panel(out, hint.failure)
-        return out.split("\n")
+        return out
 
 
 def zensical_page(context) -> PageHint:

@@ -87,7 +87,14 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
     def on_files(self, files, config):
         failures: dict[str, str] = {}
         try:
-            chapters = self.book.chapters()
+            if getattr(self, "serving", False):
+                broken: dict[Path, str] = {}  # a page the extension shows as its error
+                chapters = self.book.chapters(broken)
+                for page, error in broken.items():
+                    log.info(f"{os.path.relpath(page, self.book.root)} shows this error "
+                             f"until it is fixed:\n{error}")
+            else:
+                chapters = self.book.chapters()
             if not self.config.execute:
                 records = {}
             elif getattr(self, "serving", False):
@@ -222,7 +229,8 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
                 record = _stale(chapter, record)
         extension.set_page(PageHint(self.book.root, self.book.docs_dir, self.book.snippets_root,
                                     page.file.src_uri, page.url, record, failure, notebook,
-                                    chapter_number=_chapter_number(page)))
+                                    chapter_number=_chapter_number(page),
+                                    serving=getattr(self, "serving", False)))
         return markdown
 
     def on_page_content(self, html, page, config, files):

@@ -169,13 +169,21 @@ def test_serve_shows_a_failing_snippet_on_its_page_and_rebuilds_once_per_save(tm
         page.write_text(page.read_text() + "\nA new sentence.\n")
         html = wait_for(url, "A new sentence.")
         assert "v3" in html and "Value 3." in html  # the outputs survive a prose-only rebuild
+        # A page error (here an unknown option) shows on the page; the server carries on.
+        good = page.read_text()
+        page.write_text(good.replace("@run demo/a.py", "@run demo/a.py fast"))
+        html = wait_for(url, "This page cannot be drawn until this is fixed")
+        assert "docs/demo.md:3: unknown option &#x27;fast&#x27; after @run" in html
+        page.write_text(good)
+        html = wait_for(url, "Value 3.")
+        assert "cannot be drawn" not in html
         time.sleep(2)  # time for a second, unwanted rebuild to start, if one were coming
     finally:
         server.terminate()
         server.wait(timeout=30)
         log.close()
     text = (tmp_path / "serve.log").read_text()
-    assert text.count("Building documentation") == 4, text  # the first build and one per save
+    assert text.count("Building documentation") == 6, text  # the first build and one per save
     assert "Aborted" not in text and "appear stuck" not in text
 
 
