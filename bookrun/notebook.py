@@ -6,6 +6,9 @@ from pathlib import Path
 import nbformat
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 
+from .page import BOUND
+from .render import bound_text
+
 
 def chapter_notebook(chapter, record, read_code, figure_dir: Path, title: str) -> str:
     """Deterministic .ipynb text (fixed cell ids, no execution timestamps)."""
@@ -24,12 +27,24 @@ def chapter_notebook(chapter, record, read_code, figure_dir: Path, title: str) -
         cell = new_code_cell(read_code(step.snippet).rstrip("\n"), id=f"cell-{n:02d}",
                              execution_count=n, outputs=outputs)
         cells.append(cell)
+        if step.figures and len(step.figures) == len(snippet["figures"]):
+            cells.append(new_markdown_cell(figure_texts(step, record), id=f"cell-{n:02d}-figures"))
     nb = new_notebook(cells=cells, metadata={
         "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
         "language_info": {"name": "python"},
     })
     nbformat.validate(nb)
     return nbformat.writes(nb)
+
+
+def figure_texts(step, record) -> str:
+    """The page's caption and text alternative of each figure above, as Markdown: a
+    notebook has no alt attribute for an SVG output, so the words go under it."""
+    def fill(text):
+        return BOUND.sub(lambda b: bound_text(record.values[b.group("body").strip()]), text)
+
+    return "\n\n".join(f"**Figure:** {fill(fig.caption)}\n\n*What it shows:* {fill(fig.alt)}"
+                         for fig in step.figures)
 
 
 def page_title(page: Path) -> str:

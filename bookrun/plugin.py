@@ -32,6 +32,7 @@ from .source import page_source
 
 log = get_plugin_logger(__name__)
 CHANGES = {"created", "modified", "moved", "deleted"}  # watchdog event types
+NO_ALT = "No description has been provided for this image"  # nbconvert's placeholder
 
 
 class BookrunConfig(Config):
@@ -235,6 +236,11 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
 
     def on_page_content(self, html, page, config, files):
         extension.set_page(None)
+        if page.file.src_uri.startswith("notebooks/") and page.file.src_uri.endswith(".ipynb"):
+            # nbconvert gives every image without alt text a placeholder that says so; a
+            # chapter's figures are described in the cell under them (notebook.py), so a
+            # screen reader should pass over the image rather than read the placeholder.
+            html = html.replace(f'alt="{NO_ALT}"', 'alt=""')
         return html
 
     # -- mkdocs serve -----------------------------------------------------------------

@@ -36,6 +36,21 @@ def test_search_finds_each_chapter_but_not_its_notebook_copy(built_site):
     assert not [p for p in pages if p.startswith("notebooks/")]
 
 
+def test_notebook_pages_describe_each_figure_in_words(built_site, book):
+    """A notebook has no alt attribute for an SVG: the caption and the text alternative go
+    in a cell under the figure, and the image itself is passed over by screen readers."""
+    for chapter in book.chapters():
+        figures = sum(len(s.figures) for s in chapter.steps)
+        if chapter.name == "home" or not figures:
+            continue
+        page = (built_site / "notebooks" / chapter.name / "index.html").read_text()
+        assert "No description has been provided" not in page, chapter.name
+        assert page.count('alt=""') == figures, chapter.name
+        assert page.count("What it shows:") == figures, chapter.name
+        first = chapter.steps[[bool(s.figures) for s in chapter.steps].index(True)].figures[0]
+        assert " ".join(first.alt.split()[:6]) in " ".join(page.split()), chapter.name
+
+
 def test_each_chapter_has_a_test_module(book):
     """Like FastAPI's docs_src: what a page runs is tested by a file that mirrors it."""
     missing = [c.name for c in book.chapters()
