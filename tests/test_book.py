@@ -34,6 +34,10 @@ def test_search_finds_each_chapter_but_not_its_notebook_copy(built_site):
     assert {f"{p}/" for p in CHAPTER_PAGES} <= pages
     assert (built_site / "notebooks" / "bandits" / "index.html").is_file()
     assert not [p for p in pages if p.startswith("notebooks/")]
+    # A formula is indexed once, as drawn, not again as MathML and as its TeX source.
+    text = " ".join(doc["text"] for doc in index["docs"])
+    assert "\\pi" not in text and "\\frac" not in text
+    assert "π" in text
 
 
 def test_notebook_pages_describe_each_figure_in_words(built_site, book):
