@@ -28,7 +28,10 @@ def keep(directory: Path, key: str, owner: int, resume) -> None:
     path = directory / f"{key}.sock"
     if path.exists():
         return  # this very state is kept already
-    directory.mkdir(parents=True, exist_ok=True)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return  # (another chapter's last checkpoint was removing the folder) none kept
     sys.stdout.flush()
     sys.stderr.flush()
     if os.fork():
@@ -79,6 +82,16 @@ def _serve(path: Path, owner: int, resume) -> None:
     finally:
         path.unlink(missing_ok=True)
         pid_file.unlink(missing_ok=True)
+        _remove_if_empty(path.parent)
+
+
+def _remove_if_empty(chapter_dir: Path) -> None:
+    """The last checkpoint of a chapter, and of the serve process, leaves no folder."""
+    for folder in (chapter_dir, chapter_dir.parent):
+        try:
+            folder.rmdir()
+        except OSError:
+            return  # not empty: other checkpoints still use it
 
 
 def _reply(conn, message: dict) -> None:
@@ -141,3 +154,5 @@ def release(directory: Path, keep_keys: set[str] | None = None) -> None:
             pass
         pid_file.unlink(missing_ok=True)
         pid_file.with_suffix(".sock").unlink(missing_ok=True)
+    if directory.is_dir():
+        _remove_if_empty(directory)

@@ -80,8 +80,9 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
         self.book.log = lambda msg: log.info(msg.removeprefix("bookrun: "))
         if getattr(self, "serving", False):
             if getattr(self, "sessions", None) is None:  # once per serve (a short path:
-                # a Unix socket's name is limited to 107 bytes)
-                self.sessions = Path(tempfile.mkdtemp(prefix="bookrun-serve-"))
+                # a Unix socket's name is limited to 107 bytes). Made by the first kept
+                # session, and removed by the last one to end.
+                self.sessions = Path(tempfile.gettempdir()) / f"bookrun-serve-{os.getpid()}"
             self.book.checkpoints = self.sessions
         return config
 

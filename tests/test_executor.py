@@ -663,6 +663,8 @@ def test_a_save_re_runs_from_the_edited_snippet_as_a_fresh_run_would(kept):
     assert starts(kept) == 3  # every kept session depended on a.py: run from the start
     pids = [int(p.read_text()) for p in (kept.checkpoints / "demo").glob("*.pid")]
     assert len(pids) == 2  # the sessions kept for the old a.py have ended
+    checkpoint.release(kept.checkpoints / "demo")
+    assert not kept.checkpoints.exists()  # the last one to end leaves no folder behind
 
 
 def test_a_resumed_run_still_stops_at_the_time_limit(kept):
