@@ -6,8 +6,7 @@ from pathlib import Path
 import nbformat
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 
-from .page import BOUND
-from .render import bound_text
+from .render import fill_prose
 
 
 def chapter_notebook(chapter, record, read_code, figure_dir: Path, title: str) -> str:
@@ -40,10 +39,8 @@ def chapter_notebook(chapter, record, read_code, figure_dir: Path, title: str) -
 def figure_texts(step, record) -> str:
     """The page's caption and text alternative of each figure above, as Markdown: a
     notebook has no alt attribute for an SVG output, so the words go under it."""
-    def fill(text):
-        return BOUND.sub(lambda b: bound_text(record.values[b.group("body").strip()]), text)
-
-    return "\n\n".join(f"**Figure:** {fill(fig.caption)}\n\n*What it shows:* {fill(fig.alt)}"
+    return "\n\n".join(f"**Figure:** {fill_prose(fig.caption, record)}\n\n"
+                         f"*What it shows:* {fill_prose(fig.alt, record)}"
                          for fig in step.figures)
 
 

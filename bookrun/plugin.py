@@ -89,14 +89,12 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
     def on_files(self, files, config):
         failures: dict[str, str] = {}
         try:
-            if getattr(self, "serving", False):
-                broken: dict[Path, str] = {}  # a page the extension shows as its error
-                chapters = self.book.chapters(broken)
-                for page, error in broken.items():
-                    log.info(f"{os.path.relpath(page, self.book.root)} shows this error "
-                             f"until it is fixed:\n{error}")
-            else:
-                chapters = self.book.chapters()
+            # Under serve, a page error is kept (the extension shows it on the page).
+            broken: dict[Path, str] | None = {} if getattr(self, "serving", False) else None
+            chapters = self.book.chapters(broken)
+            for page, error in (broken or {}).items():
+                log.info(f"{os.path.relpath(page, self.book.root)} shows this error "
+                         f"until it is fixed:\n{error}")
             if not self.config.execute:
                 records = {}
             elif getattr(self, "serving", False):
@@ -218,7 +216,7 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
 
     def on_page_markdown(self, markdown, page, config, files):
         """Tell the extension which page MkDocs renders next, and what its chapter has."""
-        if page.file.src_uri.startswith("notebooks/") and page.file.src_uri.endswith(".ipynb"):
+        if _is_notebook_page(page):
             # A chapter's notebook repeats its code and outputs: searching "epsilon"
             # should find the chapter once, and readers download a smaller index.
             page.meta.setdefault("search", {})["exclude"] = True
@@ -237,7 +235,7 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
 
     def on_page_content(self, html, page, config, files):
         extension.set_page(None)
-        if page.file.src_uri.startswith("notebooks/") and page.file.src_uri.endswith(".ipynb"):
+        if _is_notebook_page(page):
             # nbconvert gives every image without alt text a placeholder that says so; a
             # chapter's figures are described in the cell under them (notebook.py), so a
             # screen reader should pass over the image rather than read the placeholder.
@@ -380,6 +378,11 @@ def _stale(chapter, record: Record | None) -> Record | None:
     values = {b.body: record.values.get(b.body, f"[{b.body}: not computed]")
               for b in chapter.bindings}
     return dataclasses.replace(record, values=values)  # keeps every other field
+
+
+def _is_notebook_page(page) -> bool:
+    """A chapter's notebook, rendered as a page by mkdocs-jupyter."""
+    return page.file.src_uri.startswith("notebooks/") and page.file.src_uri.endswith(".ipynb")
 
 
 def _chapter_number(page):

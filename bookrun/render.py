@@ -96,8 +96,7 @@ def numbered_figures(chapter, step, snippet: dict | None, record, chapter_number
     for fig in step.figures:
         counter.append(fig)
         # The caption is Markdown, so its values are escaped; the alt is an attribute.
-        texts.append((f"{chapter_number}.{len(counter)}",
-                      BOUND.sub(lambda b: bound_text(value(b)), fig.caption),
+        texts.append((f"{chapter_number}.{len(counter)}", fill_prose(fig.caption, record),
                       BOUND.sub(value, fig.alt)))
     return texts
 
@@ -135,7 +134,7 @@ def render_page(markdown: str, chapter, record, read_code, page_uri: str, notebo
             continue
         if not in_code:
             refs += [(number, r) for r in FIGURE_REF.finditer(line)]
-            line = BOUND.sub(lambda b: render_value(b.group("body").strip(), record), line)
+            line = fill_prose(line, record)
         lines.append(line)
         if not title_done and line.startswith("# "):
             lines += ["", notebook_links]
@@ -151,6 +150,11 @@ def check_references(refs, chapter, chapter_number, count: int) -> None:
         if ref.group(1) == chapter_number and not 1 <= int(ref.group(2)) <= count:
             raise PageError(shown_path(chapter.page), number, f"{ref.group()} does not exist: "
                             f"this chapter has {count} figure(s)")
+
+
+def fill_prose(text: str, record) -> str:
+    """Every `{{ }}` in Markdown prose replaced by its value, as literal text."""
+    return BOUND.sub(lambda b: render_value(b.group("body").strip(), record), text)
 
 
 def render_value(body: str, record) -> str:

@@ -66,7 +66,7 @@ def limits(step: Step) -> dict:
     }
 
 
-def resume_keys(chapter: Chapter, job: dict, root: Path) -> list[str]:
+def resume_keys(job: dict, root: Path) -> list[str]:
     """For each snippet, a hash of everything the session's state before it depends on:
     the executor, the figure style, the page, and each earlier snippet with its options."""
     h = hashlib.sha256()
@@ -106,7 +106,7 @@ def execute(chapter: Chapter, root: Path, snippets_root: Path, scratch: Path,
     }
     keys = []
     if checkpoints is not None:
-        keys = resume_keys(chapter, job, root)
+        keys = resume_keys(job, root)
         for spec, key in zip(job["steps"], keys):
             spec["resume_key"] = key
         job.update(checkpoints=str(checkpoints / chapter.name), owner=os.getpid())
