@@ -10,12 +10,41 @@ import pytest
 
 from bookrun.book import Book
 from bookrun.prepare import prepare
+from recorded import fresh
 
 ROOT = Path(__file__).resolve().parent.parent
 # Zensical lives in its own virtualenv (requirements-zensical.txt); .ci/run creates it.
 ZENSICAL = Path(os.environ.get("ZENSICAL", ROOT / ".venv-zensical" / "bin" / "zensical"))
 INSTALL_ZENSICAL = ("python -m venv .venv-zensical && "
                     ".venv-zensical/bin/pip install -r requirements-zensical.txt")
+
+
+# The suite's layers (README, "Tests"): each test gets one marker, from what it needs.
+# Seconds per test, by layer, unless a test sets its own: a test's limit includes the
+# setup of the shared fixtures it is the first to need (the book's run, a site build).
+LIMITS = {"engine": 120, "book": 1200, "site": 900, "platforms": 2400}
+SITE_FIXTURES = {"built_site", "zensical_site", "site", "base_url"}
+BOOK_FIXTURES = {"checked", "check_problems"}
+
+
+def pytest_collection_modifyitems(config, items):
+    """engine: the executor and renderers on small fixture books, in seconds; book: the
+    real chapters executed (once per run, shared); site: the built sites in a browser;
+    platforms: the book again on another CPU's floating-point paths."""
+    for item in items:
+        module = item.module.__name__
+        names = set(getattr(item, "fixturenames", ()))
+        if module == "test_platforms":
+            layer = "platforms"
+        elif names & SITE_FIXTURES:
+            layer = "site"
+        elif names & BOOK_FIXTURES or any(isinstance(v, fresh) for v in vars(item.module).values()):
+            layer = "book"
+        else:
+            layer = "engine"
+        item.add_marker(getattr(pytest.mark, layer))
+        if item.get_closest_marker("timeout") is None:
+            item.add_marker(pytest.mark.timeout(LIMITS[layer]))
 
 
 @pytest.fixture(scope="session")

@@ -51,6 +51,10 @@ class fresh:  # noqa: N801 - used like a record: `rec = fresh("ppo")`
         FRESH.wanted.append(name)
 
     def __getattr__(self, attr):
+        # pytest inspects every module attribute while it collects (fixture markers,
+        # `__test__`): those private names must not start a chapter run.
+        if attr.startswith("_"):
+            raise AttributeError(attr)
         return getattr(FRESH.record(self.name), attr)
 
 
