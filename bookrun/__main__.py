@@ -19,10 +19,10 @@ import time
 from pathlib import Path
 
 from .book import Book
-from .page import PageError, read_chapter
+from .config import ConfigError
+from .model import ExecutionError, PageError
+from .page import read_chapter
 from .prepare import prepare
-from .record import ROOT
-from .session import DEFAULT_TIMEOUT, ExecutionError
 
 
 def seconds(text: str) -> float:
@@ -35,25 +35,29 @@ def seconds(text: str) -> float:
     return value
 
 
-def main(argv=None, root: Path = ROOT) -> int:
+def main(argv=None, root: Path | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bookrun", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("command", choices=["run", "check", "update", "prepare"])
     ap.add_argument("names", nargs="*", help="chapter names (snippet folders) or a page for run")
     ap.add_argument("--timeout", type=seconds, default=None,
-                    help="seconds per chapter (default: $BOOKRUN_TIMEOUT, else "
-                    f"{DEFAULT_TIMEOUT:g})")
-    args = ap.parse_args(argv)
+                    help="seconds per chapter (default: $BOOKRUN_TIMEOUT, else the "
+                    "`timeout` option in mkdocs.yml, else 300)")
+    ap.add_argument("--root", type=Path, default=root or Path.cwd(),
+                    help="the book's folder, where mkdocs.yml is (default: this folder)")
+    # Options anywhere on the line: `check --timeout 600 setup` as well as before the names.
+    args = ap.parse_intermixed_args(argv)
+    root = args.root.resolve()
     timeout = args.timeout
     if timeout is None:
         env = os.environ.get("BOOKRUN_TIMEOUT", "").strip()
         try:
-            timeout = seconds(env) if env else DEFAULT_TIMEOUT
+            timeout = seconds(env) if env else None
         except argparse.ArgumentTypeError as exc:
             ap.error(f"BOOKRUN_TIMEOUT: {exc}")
     frozen = os.environ.get("BOOKRUN_FROZEN", "").strip().lower() == "true"
-    book = Book(root=root, timeout=timeout, frozen=frozen and args.command == "prepare")
     try:
+        book = Book(root=root, timeout=timeout, frozen=frozen and args.command == "prepare")
         if args.command == "run":
             return run_page(book, args.names)
         if args.command == "prepare":
@@ -68,7 +72,7 @@ def main(argv=None, root: Path = ROOT) -> int:
             book.build(chapters, force=True)
             return 0
         checked = book.check(chapters)
-    except (PageError, ExecutionError) as exc:
+    except (PageError, ExecutionError, ConfigError) as exc:
         print(f"bookrun: error: {exc}", file=sys.stderr)
         return 1
     for note in checked.notes:
@@ -97,11 +101,11 @@ def run_page(book: Book, pages) -> int:
         try:
             for step, res in zip(chapter.steps, run.steps):
                 print(f"==> {os.path.relpath(book.snippets_root / step.snippet, book.root)}")
-                print(res["output"], end="" if res["output"].endswith("\n") else "\n")
-                for fig in res["figures"]:
+                print(res.output, end="" if res.output.endswith("\n") else "\n")
+                for fig in res.figures:
                     size = (run.figdir / fig).stat().st_size
                     print(f"[figure {fig} {size / 1024:.0f} KB]")
-                for body, text in res["values"].items():
+                for body, text in res.values.items():
                     print(f"{{{{ {body} }}}} -> {text}")
         finally:
             shutil.rmtree(run.workdir, ignore_errors=True)  # a look, not a record: keep nothing

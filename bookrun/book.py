@@ -10,21 +10,26 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import config as book_config
+from .config import BookConfig
 from .drawing import same_drawing
-from .page import Chapter, PageError, read_chapter
+from .key import step_keys
+from .model import Chapter, ExecutionError, FigureFile, PageError, Run, SnippetRecord
+from .page import read_chapter
 from .prose import unexplained_numbers
-from .record import (ROOT, Record, figures_path, read_if_valid, record_path, release, sha256,
-                     stamp, versions, write_atomic)
-from .session import DEFAULT_TIMEOUT, ExecutionError, Executed, execute
+from .record import (Record, figures_path, read_if_valid, record_path, release, sha256,
+                     versions, write_atomic)
+from .session import WORKER_ENV, execute
 
 
 @dataclass
 class Book:
-    root: Path = ROOT
+    root: Path
+    config: BookConfig | None = None  # None: read from mkdocs.yml at the root
     docs_dir: Path | None = None
     snippets_root: Path | None = None
     cache: Path | None = None
-    timeout: float = DEFAULT_TIMEOUT
+    timeout: float | None = None  # None: the config's
     frozen: bool = False  # a stale record is an error, never re-executed (publishing)
     jobs: int = os.cpu_count() or 2
     # Serve only: keep each chapter's session at its snippet boundaries in this folder,
@@ -33,9 +38,25 @@ class Book:
     log = staticmethod(lambda msg: print(msg, file=sys.stderr, flush=True))
 
     def __post_init__(self):
-        self.docs_dir = Path(self.docs_dir or self.root / "docs")
-        self.snippets_root = Path(self.snippets_root or self.root / "snippets")
+        self.root = Path(self.root)
+        docs = self.root / "docs"
+        if self.config is None:
+            self.config, docs = book_config.load(self.root)
+        self.docs_dir = Path(self.docs_dir or docs)
+        self.snippets_root = Path(self.snippets_root or self.root / self.config.snippets_dir)
         self.cache = Path(self.cache or self.root / ".cache" / "bookrun")
+        self.timeout = float(self.timeout or self.config.timeout)
+
+    @property
+    def style(self) -> Path:
+        return self.root / self.config.style
+
+    def key(self, chapter: Chapter) -> str:
+        """What decides the chapter's outputs (bookrun.key): a record's stamp."""
+        return step_keys(chapter, self.snippets_root, self.style, WORKER_ENV)[-1]
+
+    def has_notebook(self, chapter: Chapter) -> bool:
+        return chapter.name not in self.config.no_notebook
 
     # -- finding chapters -------------------------------------------------------------
     def chapters(self, broken: dict[Path, str] | None = None) -> list[Chapter]:
@@ -74,29 +95,26 @@ class Book:
     def fresh_record(self, chapter: Chapter) -> Record | None:
         """The committed record if it matches the code and its figures are in place."""
         rec = read_if_valid(record_path(chapter.name, self.snippets_root))
-        if rec is None or rec.stamp != stamp(chapter, self.snippets_root):
+        if rec is None or rec.stamp != self.key(chapter):
             return None
         figs = self.figure_dir(chapter.name)
         for s in rec.snippets:
-            for f in s["figures"]:
-                path = figs / f["name"]
-                if not path.is_file() or sha256(path) != f["sha256"]:
+            for f in s.figures:
+                path = figs / f.name
+                if not path.is_file() or sha256(path) != f.sha256:
                     return None
         return rec
 
-    def _record_of(self, chapter: Chapter, run: Executed) -> Record:
+    def _record_of(self, chapter: Chapter, run: Run) -> Record:
         snippets, values = [], {}
         for step, res in zip(chapter.steps, run.steps):
-            snippets.append({
-                "snippet": step.snippet,
-                "output": res["output"],
-                "figures": [{"name": n, "sha256": sha256(run.figdir / n)} for n in res["figures"]],
-            })
-            values.update(res["values"])
-        return Record(chapter.name, stamp(chapter, self.snippets_root), versions(), snippets,
-                      values, run.platform)
+            figures = tuple(FigureFile(n, sha256(run.figdir / n)) for n in res.figures)
+            snippets.append(SnippetRecord(step.snippet, res.output, figures))
+            values.update(res.values)
+        return Record(chapter.name, self.key(chapter), versions(self.config.libraries),
+                      tuple(snippets), values, run.platform)
 
-    def _install_figures(self, chapter: Chapter, run: Executed) -> None:
+    def _install_figures(self, chapter: Chapter, run: Run) -> None:
         target = self.figure_dir(chapter.name)
         target.parent.mkdir(parents=True, exist_ok=True)
         old = target.with_name(target.name + ".old")
@@ -107,7 +125,7 @@ class Book:
             shutil.move(str(run.figdir), str(target))
         shutil.rmtree(old, ignore_errors=True)
 
-    def _commit(self, chapter: Chapter, run: Executed) -> Record:
+    def _commit(self, chapter: Chapter, run: Run) -> Record:
         rec = self._record_of(chapter, run)
         # Figures first: if interrupted before the record is replaced, the old
         # record's figure hashes no longer match and the chapter runs again.
@@ -134,9 +152,9 @@ class Book:
             raise ExecutionError("\n\n".join(sorted(errors)))
         return results
 
-    def run(self, chapter: Chapter) -> Executed:
+    def run(self, chapter: Chapter) -> Run:
         return execute(chapter, self.root, self.snippets_root, self.cache / "scratch", self.timeout,
-                       self.checkpoints)
+                       self.checkpoints, self.style, self.config.fingerprint)
 
     def build(self, chapters=None, force=False) -> dict[str, Record]:
         """Reuse fresh records; execute (and record) the rest."""
@@ -223,27 +241,27 @@ def compare(chapter: Chapter, expected: Record | None, got: Record, where: str,
     hint = ("" if same_platform else
             " (recorded on another platform: round what it prints, or mark a chaotic "
             "experiment `platform-bound` on its @run line)")
-    old = {s["snippet"]: s for s in expected.snippets}
+    old = {s.snippet: s for s in expected.snippets}
     for s in got.snippets:
-        name = f"snippets/{s['snippet']}"
-        e = old.get(s["snippet"])
+        name = f"snippets/{s.snippet}"
+        e = old.get(s.snippet)
         if e is None:
             problems.append(f"{name}: not in the record")
             continue
-        if not exact(s["snippet"]):
+        if not exact(s.snippet):
             continue
-        if e["output"] != s["output"]:
-            diff = difflib.unified_diff(e["output"].splitlines(), s["output"].splitlines(),
+        if e.output != s.output:
+            diff = difflib.unified_diff(e.output.splitlines(), s.output.splitlines(),
                                         "expected (record)", "got (fresh run)", lineterm="")
             problems.append(f"{name}: output differs{hint}\n" + "\n".join(diff))
-        if [f["sha256"] for f in e["figures"]] != [f["sha256"] for f in s["figures"]]:
+        if [f.sha256 for f in e.figures] != [f.sha256 for f in s.figures]:
             if not same_platform and figures and same_drawings(e, s, *figures):
                 notes.append(f"{name}: figures equal to the record up to the last printed "
                              "digit of a coordinate (a rounding tie; see bookrun/drawing.py)")
                 continue
             problems.append(f"{name}: figures differ{hint}: expected "
-                            f"{[f['name'] for f in e['figures']]}, got "
-                            f"{[f['name'] for f in s['figures']]} (or their bytes changed)")
+                            f"{[f.name for f in e.figures]}, got "
+                            f"{[f.name for f in s.figures]} (or their bytes changed)")
     for step in chapter.steps:
         if not exact(step.snippet):
             continue
@@ -252,16 +270,17 @@ def compare(chapter: Chapter, expected: Record | None, got: Record, where: str,
             if expected.values.get(b.body) != text:
                 problems.append(f"{page}:{b.line}: {{{{ {b.body} }}}} expected "
                                 f"{expected.values.get(b.body)!r}, got {text!r}{hint}")
-    gone = set(old) - {s["snippet"] for s in got.snippets}
+    gone = set(old) - {s.snippet for s in got.snippets}
     if gone:
         problems.append(f"{where}: records snippets no longer on the page: {sorted(gone)}")
     return problems, notes
 
 
-def same_drawings(expected: dict, got: dict, recorded: Path, fresh: Path) -> bool:
+def same_drawings(expected: SnippetRecord, got: SnippetRecord, recorded: Path,
+                  fresh: Path) -> bool:
     """The snippet's figures, by name and in order, are each the same SVG drawing."""
-    names = [f["name"] for f in expected["figures"]]
-    if names != [f["name"] for f in got["figures"]]:
+    names = [f.name for f in expected.figures]
+    if names != [f.name for f in got.figures]:
         return False
     return all((recorded / n).is_file() and (fresh / n).is_file()
                and same_drawing((recorded / n).read_bytes(), (fresh / n).read_bytes())

@@ -44,10 +44,11 @@ class BookConfig:
     libraries: tuple[str, ...] = _doc("Packages whose versions a record keeps (for "
                                       "information: outputs decide a check).", default=())
     fingerprint: dict = _doc(
-        "What decides floating-point paths, read after a chapter ran: `name: expression`, "
-        "evaluated in the session when the expression's first module was imported there. "
-        "Recorded as the record's platform: a platform-bound snippet is compared exactly "
-        "only on the platform that recorded it.", default_factory=dict)
+        "What decides floating-point paths, read after a chapter ran: `{module: {name: "
+        "expression}}`, each expression evaluated in the session (with the module bound to "
+        "its name) when the snippets imported that module. Kept as the record's platform: "
+        "a `platform-bound` snippet is compared exactly only on the platform that recorded "
+        "it.", default_factory=dict)
 
     @classmethod
     def from_options(cls, options: dict, where: str = "bookrun.extension") -> "BookConfig":
@@ -58,7 +59,7 @@ class BookConfig:
             if key not in known:
                 raise ConfigError(f"{where}: unknown option {key!r}; known: "
                                   f"{', '.join(known)}")
-            default = cls().__getattribute__(key)
+            default = getattr(cls(), key)
             if isinstance(default, tuple):
                 if not isinstance(value, (list, tuple)):
                     raise ConfigError(f"{where}: {key} must be a list")
@@ -71,9 +72,12 @@ class BookConfig:
                 if not value > 0:
                     raise ConfigError(f"{where}: {key} must be a positive number of seconds")
             elif isinstance(default, dict):
-                if not isinstance(value, dict):
-                    raise ConfigError(f"{where}: {key} must be a mapping")
-                value = {str(k): str(v) for k, v in value.items()}
+                if not (isinstance(value, dict)
+                        and all(isinstance(v, dict) for v in value.values())):
+                    raise ConfigError(f"{where}: {key} must map a module to "
+                                      "{name: expression}")
+                value = {str(m): {str(k): str(e) for k, e in reads.items()}
+                         for m, reads in value.items()}
             elif not isinstance(value, type(default)):
                 raise ConfigError(f"{where}: {key} must be a {type(default).__name__}")
             values[key] = value

@@ -16,17 +16,17 @@ def chapter_notebook(chapter, record, read_code, figure_dir: Path, title: str) -
         "was built with. Run the cells from the top: later cells use names defined by "
         "earlier ones.", id="title")]
     for n, step in enumerate(chapter.steps, start=1):
-        snippet = next(s for s in record.snippets if s["snippet"] == step.snippet)
+        snippet = record.snippet(step.snippet)
         outputs = []
-        if snippet["output"]:
-            outputs.append(new_output("stream", name="stdout", text=snippet["output"]))
-        for fig in snippet["figures"]:
-            svg = (figure_dir / fig["name"]).read_text(encoding="utf-8")
+        if snippet.output:
+            outputs.append(new_output("stream", name="stdout", text=snippet.output))
+        for fig in snippet.figures:
+            svg = (figure_dir / fig.name).read_text(encoding="utf-8")
             outputs.append(new_output("display_data", data={"image/svg+xml": svg}))
         cell = new_code_cell(read_code(step.snippet).rstrip("\n"), id=f"cell-{n:02d}",
                              execution_count=n, outputs=outputs)
         cells.append(cell)
-        if step.figures and len(step.figures) == len(snippet["figures"]):
+        if step.figures and len(step.figures) == len(snippet.figures):
             cells.append(new_markdown_cell(figure_texts(step, record), id=f"cell-{n:02d}-figures"))
     nb = new_notebook(cells=cells, metadata={
         "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},

@@ -3,8 +3,9 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
+
+from .model import Binding, Chapter, FigureText, PageError, Step
 
 # `@run <chapter>/<file>.py [word ...]`: trailing words are options (FLAGS, LIMITS).
 DIRECTIVE = re.compile(
@@ -29,37 +30,6 @@ LIMITS = {
     "max-figures": "figures the snippet may show",
     "max-figure-kb": "kilobytes per figure",
 }
-
-
-class PageError(Exception):
-    """A problem in a page or snippet, reported as `file:line: message`."""
-
-    def __init__(self, path, line, message):
-        super().__init__(f"{path}:{line}: {message}")
-        self.path, self.line, self.message = str(path), line, message
-
-
-@dataclass(frozen=True)
-class Binding:
-    body: str  # the text between the braces, stripped: also the record's key
-    line: int
-
-    @property
-    def expr(self) -> str:
-        return self.body.rsplit("|", 1)[0].strip() if "|" in self.body else self.body
-
-    @property
-    def spec(self) -> str:
-        return self.body.rsplit("|", 1)[1].strip() if "|" in self.body else ""
-
-
-@dataclass(frozen=True)
-class FigureText:
-    """The author's words for one figure: a caption and a text alternative."""
-
-    caption: str
-    alt: str
-    line: int  # the `Figure:` line in the page
 
 
 def figure_texts(lines: list[str], start: int, indent: str, shown: str,
@@ -96,32 +66,6 @@ def figure_texts(lines: list[str], start: int, indent: str, shown: str,
                             f"what to notice (at least {MIN_ALT_WORDS} words, not the caption)")
         texts.append(FigureText(caption, alt, line))
     return texts, i
-
-
-@dataclass
-class Step:
-    """One snippet to run, with the bindings the prose places after it."""
-
-    snippet: str  # path relative to the snippets root, e.g. "setup/corridor.py"
-    line: int  # the directive's line in the page
-    bindings: list[Binding] = field(default_factory=list)
-    options: dict[str, int | bool] = field(default_factory=dict)  # from the directive's words
-    figures: list[FigureText] = field(default_factory=list)  # the author's words, in order
-
-    @property
-    def platform_bound(self) -> bool:
-        return bool(self.options.get("platform-bound"))
-
-
-@dataclass
-class Chapter:
-    page: Path  # the Markdown source
-    name: str  # the snippet folder all its snippets live in
-    steps: list[Step]
-
-    @property
-    def bindings(self) -> list[Binding]:
-        return [b for s in self.steps for b in s.bindings]
 
 
 def iter_prose_lines(text: str):
@@ -172,7 +116,7 @@ def parse_chapter(text: str, snippets_root: Path, shown: str,
     """Parse a page's text (`shown` names it in errors); None when it runs no snippet."""
     page = Path(shown) if page is None else page
     project = snippets_root.parent  # errors show paths from the project root
-    steps: list[Step] = []
+    found: list[tuple[str, int, dict, tuple, int, list]] = []
     lines = text.splitlines()
     for number, line, in_code in iter_prose_lines(text):
         if in_code:
@@ -183,19 +127,21 @@ def parse_chapter(text: str, snippets_root: Path, shown: str,
             if not (snippets_root / rel).is_file():
                 missing = os.path.relpath(snippets_root / rel, project)
                 raise PageError(shown, number, f"snippet not found: {missing}")
-            figures, _ = figure_texts(lines, number, m.group("indent"), shown, number + 1)
-            steps.append(Step(rel, number, options=parse_options(m.group("words"), shown, number),
-                              figures=figures))
+            figures, end = figure_texts(lines, number, m.group("indent"), shown, number + 1)
+            found.append((rel, number, parse_options(m.group("words"), shown, number),
+                          tuple(figures), end, []))
             continue
         for b in BOUND.finditer(line):
-            if not steps:
+            if not found:
                 raise PageError(shown, number, f"{{{{ {b.group('body')} }}}} comes before any @run")
-            steps[-1].bindings.append(Binding(b.group("body").strip(), number))
-    if not steps:
+            found[-1][5].append(Binding(b.group("body").strip(), number))
+    if not found:
         return None
+    steps = tuple(Step(rel, number, tuple(bindings), options, figures, end)
+                  for rel, number, options, figures, end, bindings in found)
     folders = {Path(s.snippet).parent.as_posix() for s in steps}
     if len(folders) != 1 or folders == {"."}:
         raise PageError(shown, steps[0].line,
                         "all snippets of a page must live in one folder snippets/<chapter>/, "
                         f"found: {', '.join(sorted(folders))}")
-    return Chapter(page, folders.pop(), steps)
+    return Chapter(page, folders.pop(), steps, shown)

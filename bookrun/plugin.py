@@ -1,5 +1,8 @@
-"""The MkDocs plugin: execute (or reuse) chapters before pages are read; publish their
-figures and notebooks; tell the Markdown extension (bookrun.extension) which page is next."""
+"""The MkDocs host: execute (or reuse) chapters before pages are read; publish their
+figures and notebooks; hand the Markdown extension the page it converts (PageContext).
+
+The speed-ups that patch MkDocs' neighbours for `mkdocs serve` alone (compiled templates
+and search entries kept across rebuilds) live in bookrun.serve."""
 from __future__ import annotations
 
 import dataclasses
@@ -12,7 +15,6 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from jinja2 import BytecodeCache
 from mkdocs.config import config_options as c
 from mkdocs.config.base import Config
 from mkdocs.exceptions import PluginError
@@ -21,14 +23,15 @@ from mkdocs.structure.files import File
 from watchdog.events import FileSystemEventHandler
 from watchdog.observers import Observer
 
-from . import checkpoint, extension
+from . import checkpoint
 from .book import Book
-from .extension import FIGURE, HOME, PageHint
+from .config import ConfigError
+from .model import ExecutionError, PageError
 from .notebook import chapter_notebook, page_title
-from .page import PageError
+from .page_render import FIGURE, BookrunExtension, PageContext, chapter_number
 from .record import Record, read_if_valid, record_path, write_atomic
-from .session import DEFAULT_TIMEOUT, ExecutionError
-from .source import page_source
+from .serve import CompiledTemplates, reuse_notebook_templates, reuse_search_entries
+from .session import DEFAULT_TIMEOUT
 
 log = get_plugin_logger(__name__)
 CHANGES = {"created", "modified", "moved", "deleted"}  # watchdog event types
@@ -57,8 +60,8 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
         self.templates = CompiledTemplates()
         self.sessions = None  # serve: the folder of kept chapter sessions
         if self.serving:
-            _reuse_search_entries()
-            _reuse_notebook_templates(self.templates)
+            reuse_search_entries()
+            reuse_notebook_templates(self.templates)
         if self.serving:  # one line per notebook per rebuild drowns the useful lines
             for name in ("mkdocs.plugins.mkdocs_jupyter", "mkdocs.mkdocs-jupyter"):
                 logging.getLogger(name).setLevel(logging.WARNING)
@@ -68,13 +71,23 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
             # Without it a figure's caption block would show as plain `///` text.
             raise PluginError("bookrun: add `pymdownx.blocks.caption` to markdown_extensions: "
                               "it renders each figure with its numbered caption")
-        # The extension renders what the plugin executes. A config that lists only the
-        # plugin gets it too (without options); Zensical needs it listed in mkdocs.yml.
-        if not any(e == "bookrun.extension" or type(e).__module__ == extension.__name__
-                   for e in config.markdown_extensions):
-            config.markdown_extensions.append("bookrun.extension")
+        # The extension renders what the plugin executes: its entry in mkdocs.yml (with
+        # the book's options) becomes an instance that asks this plugin which page it
+        # converts. A config that lists only the plugin gets it too, with no options.
+        options = dict(config.mdx_configs.get("bookrun.extension") or {})
+        entries = [e for e in config.markdown_extensions
+                   if e == "bookrun.extension" or isinstance(e, BookrunExtension)]
+        for e in entries:
+            config.markdown_extensions.remove(e)
+        ext = BookrunExtension(context_of=lambda md: self.current, **options)
+        config.markdown_extensions.append(ext)
+        try:
+            book_config = ext.book_config()
+        except ConfigError as exc:
+            raise PluginError(f"bookrun: {exc}") from None
+        self.current: PageContext | None = None
         root = Path(config.config_file_path).resolve().parent
-        self.book = Book(root=root, docs_dir=Path(config.docs_dir),
+        self.book = Book(root=root, config=book_config, docs_dir=Path(config.docs_dir),
                          snippets_root=root / self.config.snippets_dir,
                          timeout=float(self.config.timeout), frozen=self.config.frozen)
         self.book.log = lambda msg: log.info(msg.removeprefix("bookrun: "))
@@ -88,11 +101,13 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
 
     def on_files(self, files, config):
         failures: dict[str, str] = {}
+        self.broken: dict[str, str] = {}
         try:
             # Under serve, a page error is kept (the extension shows it on the page).
             broken: dict[Path, str] | None = {} if getattr(self, "serving", False) else None
             chapters = self.book.chapters(broken)
             for page, error in (broken or {}).items():
+                self.broken[str(page)] = error
                 log.info(f"{os.path.relpath(page, self.book.root)} shows this error "
                          f"until it is fixed:\n{error}")
             if not self.config.execute:
@@ -109,14 +124,14 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
             rec, failure = records.get(ch.name), failures.get(ch.name)
             self.pages[str(ch.page.resolve())] = (ch, rec, failure, False)
             self._mark_changed(ch, rec, failure, files)
-            if rec is None or ch.name == HOME:
+            if rec is None or not self.book.has_notebook(ch):
                 continue
             figs = self.book.figure_dir(ch.name)
             for s in rec.snippets:
-                for f in s["figures"]:
-                    if failure is None or (figs / f["name"]).is_file():
-                        files.append(File.generated(config, FIGURE.format(ch.name, f["name"]),
-                                                    abs_src_path=str(figs / f["name"])))
+                for f in s.figures:
+                    if failure is None or (figs / f.name).is_file():
+                        files.append(File.generated(config, FIGURE.format(ch.name, f.name),
+                                                    abs_src_path=str(figs / f.name)))
             # Written to the cache (not handed over as a string) so that mkdocs-jupyter,
             # which reads notebooks from disk, can render it as a page too.
             src_dir = self.book.cache / "generated"
@@ -215,26 +230,33 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
         return env
 
     def on_page_markdown(self, markdown, page, config, files):
-        """Tell the extension which page MkDocs renders next, and what its chapter has."""
+        """Hand the extension the page MkDocs converts next, and what its chapter has."""
         if _is_notebook_page(page):
             # A chapter's notebook repeats its code and outputs: searching "epsilon"
             # should find the chapter once, and readers download a smaller index.
             page.meta.setdefault("search", {})["exclude"] = True
-        self._name_page_for_extensions(page, markdown)
-        found = self.pages.get(str(Path(page.file.abs_src_path).resolve()))
-        record, failure, notebook = None, None, False
-        if found is not None:
-            chapter, record, failure, notebook = found
-            if failure is not None:
-                record = _stale(chapter, record)
-        extension.set_page(PageHint(self.book.root, self.book.docs_dir, self.book.snippets_root,
-                                    page.file.src_uri, page.url, record, failure, notebook,
-                                    chapter_number=_chapter_number(page),
-                                    serving=getattr(self, "serving", False)))
+        self.current = self._page_context(page, markdown)
         return markdown
 
+    def _page_context(self, page, markdown) -> PageContext:
+        src = Path(page.file.abs_src_path).resolve() if page.file.abs_src_path else None
+        if src is not None and src.suffix == ".md" and src.is_file():
+            shown, source = os.path.relpath(src, self.book.root), src.read_text(encoding="utf-8")
+        else:  # generated: the Markdown is all there is
+            shown, source = page.file.src_uri, markdown
+        chapter, record, failure, notebook = self.pages.get(str(src), (None, None, None, False))
+        if failure is not None:
+            record = _stale(chapter, record)
+        return PageContext(self.book.root, self.book.snippets_root, page.file.src_uri, page.url,
+                           shown, source, chapter, record, failure,
+                           notebook=chapter is not None and self.book.has_notebook(chapter),
+                           notebook_page=notebook,
+                           chapter_number=chapter_number(page.meta, page.title),
+                           serving=getattr(self, "serving", False),
+                           error=self.broken.get(str(src)))
+
     def on_page_content(self, html, page, config, files):
-        extension.set_page(None)
+        self.current = None
         if _is_notebook_page(page):
             # nbconvert gives every image without alt text a placeholder that says so; a
             # chapter's figures are described in the cell under them (notebook.py), so a
@@ -295,80 +317,6 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
             list(pool.map(one, chapters))
         return records, failures
 
-    def _name_page_for_extensions(self, page, markdown):
-        # The math and diagram extensions see the Markdown after `@run` lines are
-        # expanded; this lets their errors name the page and line as written.
-        src = Path(page.file.abs_src_path) if page.file.abs_src_path else None
-        if src is not None and src.suffix == ".md" and src.is_file():
-            page_source.set((os.path.relpath(src, self.book.root),
-                             src.read_text(encoding="utf-8")))
-        else:
-            page_source.set((page.file.src_uri, markdown))
-
-
-class CompiledTemplates(BytecodeCache):
-    """Jinja's compiled templates, in memory for the life of `mkdocs serve`."""
-
-    def __init__(self):
-        self.store: dict[str, bytes] = {}
-
-    def load_bytecode(self, bucket):
-        if bucket.key in self.store:
-            bucket.bytecode_from_string(self.store[bucket.key])
-
-    def dump_bytecode(self, bucket):
-        self.store[bucket.key] = bucket.bytecode_to_string()
-
-
-def _reuse_notebook_templates(cache: CompiledTemplates) -> None:
-    """Under serve, compile nbconvert's templates once: mkdocs-jupyter makes a new
-    exporter, so a new Jinja environment, for every notebook page it converts (0.6 s)."""
-    try:
-        from nbconvert.exporters.templateexporter import TemplateExporter
-    except ImportError:
-        return
-    create = TemplateExporter._create_environment
-    if getattr(create, "reuses_templates", False):
-        return
-
-    def _create_environment(self):
-        env = create(self)
-        env.bytecode_cache = cache
-        return env
-
-    _create_environment.reuses_templates = True
-    TemplateExporter._create_environment = _create_environment
-
-
-def _reuse_search_entries() -> None:
-    """Under serve, index a page for search only when it changed.
-
-    Material's search plugin parses every page's HTML on every rebuild; the notebook
-    pages inline their SVG figures, so this parse is most of a rebuild. Its entries
-    depend only on the page's URL, title, metadata and HTML, so an unchanged page gets
-    the same entries from the last rebuild and the index stays identical."""
-    try:
-        from material.plugins.search.plugin import SearchIndex
-    except ImportError:
-        return
-    original = SearchIndex.add_entry_from_context
-    if getattr(original, "reuses_entries", False):
-        return
-    known: dict[str, list] = {}
-
-    def add_entry_from_context(self, page):
-        key = hashlib.sha256("\0".join([page.url, str(page.title), repr(page.meta),
-                                          page.content or ""]).encode()).hexdigest()
-        if key not in known:
-            before = len(self.entries)
-            original(self, page)
-            known[key] = self.entries[before:]
-        else:
-            self.entries.extend(known[key])
-
-    add_entry_from_context.reuses_entries = True
-    SearchIndex.add_entry_from_context = add_entry_from_context
-
 
 def _stale(chapter, record: Record | None) -> Record | None:
     """The last good record of a failing chapter, with a placeholder for any value it
@@ -384,6 +332,3 @@ def _is_notebook_page(page) -> bool:
     """A chapter's notebook, rendered as a page by mkdocs-jupyter."""
     return page.file.src_uri.startswith("notebooks/") and page.file.src_uri.endswith(".ipynb")
 
-
-def _chapter_number(page):
-    return extension.chapter_number(page.meta, page.title)

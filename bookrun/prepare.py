@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 
 from .book import Book
-from .extension import FIGURE, HOME, NOTEBOOK
+from .page_render import FIGURE, NOTEBOOK
 from .notebook import chapter_notebook, page_title
 from .record import write_atomic
 
@@ -29,10 +29,10 @@ def prepare(book: Book) -> list[str]:
             written.append(os.path.relpath(path, book.root))
 
     for ch in chapters:
-        if ch.name == HOME:
+        if not book.has_notebook(ch):
             continue
         rec, figs = records[ch.name], book.figure_dir(ch.name)
-        names = [f["name"] for s in rec.snippets for f in s["figures"]]
+        names = [f.name for s in rec.snippets for f in s.figures]
         for name in names:
             put(FIGURE.format(ch.name, name), (figs / name).read_bytes())
         folder = book.docs_dir / FIGURE.format(ch.name, "")

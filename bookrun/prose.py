@@ -21,7 +21,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from .page import BOUND, FIGURE_REF, Chapter, iter_prose_lines
+from .model import Chapter
+from .page import BOUND, FIGURE_REF, iter_prose_lines
 
 DECIMAL = re.compile(r"(?<![\w.])\d+\.\d+(?![\w.])")
 # An integer, possibly with thousands separators ("20,000"), not part of a decimal,
@@ -50,7 +51,7 @@ DERIVED = re.compile(r"<!--\s*bookrun:\s*(?:derived|cited|given)\s+([^>]*?)\s*--
 
 
 def known_numbers(chapter: Chapter, record, snippets_root: Path) -> set[float]:
-    texts = [s["output"] for s in record.snippets] + list(record.values.values())
+    texts = [s.output for s in record.snippets] + list(record.values.values())
     texts += [(snippets_root / s.snippet).read_text(encoding="utf-8") for s in chapter.steps]
     found = set()
     for text in texts:

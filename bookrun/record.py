@@ -1,4 +1,4 @@
-"""A chapter's record: its snippets' outputs, figure hashes and bound values, stamped."""
+"""A chapter's record: its snippets' outputs, figure hashes and bound values, keyed."""
 from __future__ import annotations
 
 import hashlib
@@ -10,20 +10,16 @@ from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
 
-from .page import Chapter
+from .model import RecordError, SnippetRecord
 
 RECORD_NAME = "_record.json"
 FIGURES_NAME = "_figures"  # committed beside the record: snippets/<chapter>/_figures/
-# The libraries whose versions can change what a snippet prints.
-LIBRARIES = ("numpy", "matplotlib", "torch", "gymnasium")
-ROOT = Path(__file__).resolve().parent.parent
-WORKER = Path(__file__).with_name("worker.py")
 
 
-def versions() -> dict[str, str]:
+def versions(libraries=()) -> dict[str, str]:
     """The exact versions running now (kept in a record for information)."""
     found = {"python": platform.python_version()}
-    for name in LIBRARIES:
+    for name in libraries:
         try:
             found[name] = metadata.version(name)
         except metadata.PackageNotFoundError:
@@ -40,45 +36,31 @@ def release(versions_: dict[str, str]) -> dict[str, str]:
     return out
 
 
-def stamp(chapter: Chapter, snippets_root: Path) -> str:
-    """Hash of the code that decides the chapter's outputs.
-
-    Library versions and the CPU are deliberately left out: a record is reused on
-    any machine (the site shows what was checked), and `check` re-executes to judge
-    whether this machine still prints the same (see Book.check).
-    """
-    h = hashlib.sha256()
-    h.update(WORKER.read_bytes())  # how snippets are run and captured
-    style = snippets_root.parent / "matplotlibrc"  # the book's figure style (cwd of a session)
-    h.update(style.read_bytes() if style.is_file() else b"")
-    for step in chapter.steps:
-        h.update(step.snippet.encode() + b"\0")
-        h.update((snippets_root / step.snippet).read_bytes() + b"\0")
-        h.update(json.dumps([b.body for b in step.bindings]).encode())
-    return h.hexdigest()
-
-
 def sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-@dataclass
+@dataclass(frozen=True)
 class Record:
     chapter: str
-    stamp: str
+    stamp: str  # bookrun.key.chapter_key of the code that produced it
     versions: dict  # exact versions it was produced with (informative)
-    snippets: list[dict]  # {"snippet", "output", "figures": [{"name", "sha256"}]}
+    snippets: tuple[SnippetRecord, ...]
     values: dict[str, str] = field(default_factory=dict)
-    # What the session ran on: CPU architecture, torch's kernel set, NumPy's SIMD
-    # dispatch, the BLAS and its core (worker.platform_fingerprint).
+    # What the session ran on: the CPU architecture and what the book's
+    # `fingerprint` option reads (BLAS core, SIMD dispatch, kernel set).
     platform: dict = field(default_factory=dict)
+
+    def snippet(self, name: str) -> SnippetRecord:
+        """A snippet's entry; `name` is its file name or path under snippets/."""
+        for s in self.snippets:
+            if s.snippet == name or Path(s.snippet).name == name:
+                return s
+        raise KeyError(f"{self.chapter}: no snippet {name!r} in the record")
 
     def output(self, name: str) -> str:
         """What the snippet printed; `name` is its file name or path under snippets/."""
-        for s in self.snippets:
-            if s["snippet"] == name or Path(s["snippet"]).name == name:
-                return s["output"]
-        raise KeyError(f"{self.chapter}: no snippet {name!r} in the record")
+        return self.snippet(name).output
 
     def value(self, body: str) -> str:
         """The text a `{{ body }}` in the prose rendered to."""
@@ -93,8 +75,7 @@ class Record:
             "stamp": self.stamp,
             "versions": self.versions,
             "platform": self.platform,
-            # Lists of lines keep a changed output readable in a diff.
-            "snippets": [dict(s, output=s["output"].split("\n")) for s in self.snippets],
+            "snippets": [s.to_json() for s in self.snippets],
             "values": self.values,
         }
         return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
@@ -102,31 +83,28 @@ class Record:
     @classmethod
     def from_json(cls, text: str) -> "Record":
         data = json.loads(text)
-        snippets = [dict(s, output="\n".join(s["output"])) for s in data["snippets"]]
-        for s in snippets:
-            if not isinstance(s["snippet"], str) or not isinstance(s["figures"], list):
-                raise ValueError("malformed snippet entry")
-        return cls(data["chapter"], data["stamp"], data["versions"], snippets, data["values"],
+        return cls(data["chapter"], data["stamp"], data["versions"],
+                   tuple(SnippetRecord.from_json(s) for s in data["snippets"]), data["values"],
                    data.get("platform", {}))
 
 
-def record_path(chapter_name: str, snippets_root: Path | None = None) -> Path:
-    return (snippets_root or ROOT / "snippets") / chapter_name / RECORD_NAME
+def record_path(chapter_name: str, snippets_root: Path) -> Path:
+    return snippets_root / chapter_name / RECORD_NAME
 
 
-def figures_path(chapter_name: str, snippets_root: Path | None = None) -> Path:
-    return (snippets_root or ROOT / "snippets") / chapter_name / FIGURES_NAME
+def figures_path(chapter_name: str, snippets_root: Path) -> Path:
+    return snippets_root / chapter_name / FIGURES_NAME
 
 
 def read_record(path: Path) -> Record:
-    """Parse a record file; any missing, corrupt or malformed file raises ValueError."""
+    """Parse a record file; any missing, corrupt or malformed file raises RecordError."""
     try:
         return Record.from_json(path.read_text(encoding="utf-8"))
     except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise ValueError(f"{path}: unreadable record ({type(exc).__name__}: {exc})") from None
+        raise RecordError(f"{path}: unreadable record ({type(exc).__name__}: {exc})") from None
 
 
-def load_record(chapter_name: str, snippets_root: Path | None = None) -> Record:
+def load_record(chapter_name: str, snippets_root: Path) -> Record:
     """The committed record of a chapter (raises if missing or corrupt)."""
     return read_record(record_path(chapter_name, snippets_root))
 
@@ -135,7 +113,7 @@ def read_if_valid(path: Path) -> Record | None:
     """A record to trust, or None when it is missing or corrupt (then re-execute)."""
     try:
         return read_record(path)
-    except ValueError:
+    except RecordError:
         return None
 
 

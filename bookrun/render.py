@@ -6,7 +6,8 @@ import os
 import posixpath
 import re
 
-from .page import BOUND, DIRECTIVE, FIGURE_REF, PageError, figure_texts, iter_prose_lines
+from .model import PageError, SnippetRecord
+from .page import BOUND, DIRECTIVE, FIGURE_REF, iter_prose_lines
 
 MARKDOWN_SPECIALS = re.compile(r"([\\`*_\[\]#])")
 ALT_SPECIALS = re.compile(r"([\\\[\]])")  # what could end an image's [alt] early
@@ -48,7 +49,8 @@ def figure_markdown(url: str, number: str, caption: str, alt: str, indent: str) 
     return [indent + ln if ln else ln for ln in lines]
 
 
-def render_step(snippet_path: str, code: str, snippet: dict | None, figure_url, indent: str,
+def render_step(snippet_path: str, code: str, snippet: SnippetRecord | None, figure_url,
+                indent: str,
                 figures=(), platform_bound: bool = False) -> str:
     """The code block, then (when executed) the output block and the figures.
 
@@ -56,12 +58,12 @@ def render_step(snippet_path: str, code: str, snippet: dict | None, figure_url, 
     """
     out = fenced(code, f'python title="{snippet_path}"', indent)
     if snippet is not None:
-        if snippet["output"]:
+        if snippet.output:
             # A code block escapes its content, so a printed <b> shows as text.
-            out += [""] + fenced(snippet["output"], '{ .text .bookrun-output title="Output" }',
+            out += [""] + fenced(snippet.output, '{ .text .bookrun-output title="Output" }',
                                  indent)
-        for fig, (number, caption, alt) in zip(snippet["figures"], figures, strict=True):
-            out += [""] + figure_markdown(figure_url(fig["name"]), number, caption, alt, indent)
+        for fig, (number, caption, alt) in zip(snippet.figures, figures, strict=True):
+            out += [""] + figure_markdown(figure_url(fig.name), number, caption, alt, indent)
         if platform_bound:
             out += ["", indent + PLATFORM_NOTE]
     return "\n".join(out)
@@ -78,9 +80,10 @@ def shown_path(page) -> str:
     return str(page) if rel.startswith("..") else rel
 
 
-def numbered_figures(chapter, step, snippet: dict | None, record, chapter_number, counter):
+def numbered_figures(chapter, step, snippet: SnippetRecord | None, record, chapter_number,
+                     counter):
     """(number, caption, alt) for each figure a snippet showed; errors name page and line."""
-    shown, page = len(snippet["figures"]) if snippet else 0, shown_path(chapter.page)
+    shown, page = len(snippet.figures) if snippet else 0, chapter.shown or shown_path(chapter.page)
     if len(step.figures) != shown:
         where = step.figures[0].line if step.figures and not shown else step.line
         raise PageError(page, where, f"{step.snippet} shows {shown} figure(s) but the "
@@ -102,21 +105,23 @@ def numbered_figures(chapter, step, snippet: dict | None, record, chapter_number
 
 
 def render_page(markdown: str, chapter, record, read_code, page_uri: str, notebook_links: str = "",
-                chapter_number=None) -> str:
+                chapter_number=None, first_line: int = 1) -> str:
     """Replace every `@run` line and every `{{ }}` in the prose of one page.
 
+    `chapter` is the parse of the page's file; `markdown` is the text the host converts,
+    whose line 1 is the file's line `first_line` (a host strips the front matter).
     Figures are numbered `<chapter_number>.<n>` in page order, under their captions.
     """
-    by_snippet = {s["snippet"]: s for s in record.snippets} if record else {}
+    by_snippet = {s.snippet: s for s in record.snippets} if record else {}
     page_dir = posixpath.dirname(page_uri)
 
     def figure_url(name):
         return posixpath.relpath(f"figures/{chapter.name}/{name}", page_dir or ".")
 
     lines, title_done = [], not notebook_links
-    source = markdown.splitlines()
     steps, counter, skip_to, refs = iter(chapter.steps), [], 0, []
     for number, line, in_code in iter_prose_lines(markdown):
+        number += first_line - 1  # the file's line, as the parse and errors count
         if number <= skip_to:  # a `Figure:`/`Alt:` line, already placed with its figure
             continue
         m = None if in_code else DIRECTIVE.match(line)
@@ -125,9 +130,7 @@ def render_page(markdown: str, chapter, record, read_code, page_uri: str, notebo
             snippet = by_snippet.get(rel)
             figures = (numbered_figures(chapter, step, snippet, record, chapter_number, counter)
                        if record else ())
-            _, end = figure_texts(source, number, m.group("indent"), shown_path(chapter.page),
-                                  number + 1)
-            skip_to = end
+            skip_to = step.end  # the parse knows where its `Figure:`/`Alt:` block ends
             lines.append(render_step(f"snippets/{rel}", read_code(rel), snippet,
                                      figure_url, m.group("indent"), figures,
                                      step.platform_bound))
@@ -148,7 +151,8 @@ def check_references(refs, chapter, chapter_number, count: int) -> None:
     """A "Figure 3.4" in this chapter's prose must name one of its figures."""
     for number, ref in refs:
         if ref.group(1) == chapter_number and not 1 <= int(ref.group(2)) <= count:
-            raise PageError(shown_path(chapter.page), number, f"{ref.group()} does not exist: "
+            raise PageError(chapter.shown or shown_path(chapter.page), number,
+                            f"{ref.group()} does not exist: "
                             f"this chapter has {count} figure(s)")
 
 

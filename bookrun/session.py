@@ -1,7 +1,6 @@
 """Run one chapter's snippets in a fresh worker process, with a time limit."""
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -11,11 +10,11 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
 from . import checkpoint
-from .page import Chapter, Step
+from .key import step_keys
+from .model import Chapter, ExecutionError, Run, SnippetRun, Step
 
 DEFAULT_TIMEOUT = 300.0
 # Per snippet, unless its directive raises them (`@run x/y.py max-output=400`): a page
@@ -43,18 +42,6 @@ SHOWN_LINES = 30  # of the output before a failure, in the error message
 TIMEOUT_HINT = "raise the limit with BOOKRUN_TIMEOUT=SECONDS or --timeout SECONDS"
 
 
-class ExecutionError(Exception):
-    """A snippet raised, or the chapter ran out of time."""
-
-
-@dataclass
-class Executed:
-    steps: list[dict]  # {"path", "output", "figures": [file names], "values"}
-    figdir: Path  # where the figures were written (a fresh temporary folder)
-    workdir: Path  # the session's scratch folder, removed once the run is recorded
-    platform: dict  # worker.platform_fingerprint() of the session
-
-
 def limits(step: Step) -> dict:
     lines = step.options.get("max-output", MAX_OUTPUT_LINES)
     return {
@@ -66,26 +53,14 @@ def limits(step: Step) -> dict:
     }
 
 
-def resume_keys(job: dict, root: Path) -> list[str]:
-    """For each snippet, a hash of everything the session's state before it depends on:
-    the executor, the figure style, the page, and each earlier snippet with its options."""
-    h = hashlib.sha256()
-    here = Path(__file__).resolve().parent
-    for part in (here / "worker.py", here / "checkpoint.py", root / "matplotlibrc"):
-        h.update(part.read_bytes() if part.is_file() else b"")
-    h.update(job["page"].encode())
-    keys = []
-    for spec in job["steps"]:
-        keys.append(h.hexdigest()[:24])  # 96 bits; short, as socket names must be
-        h.update(json.dumps(spec, sort_keys=True).encode())
-        h.update((root / spec["path"]).read_bytes())
-    return keys
-
-
 def execute(chapter: Chapter, root: Path, snippets_root: Path, scratch: Path,
-            timeout: float = DEFAULT_TIMEOUT, checkpoints: Path | None = None) -> Executed:
+            timeout: float = DEFAULT_TIMEOUT, checkpoints: Path | None = None,
+            style: Path | None = None, fingerprint: dict | None = None) -> Run:
     """Run the chapter in a fresh session; with `checkpoints` (serve only), from the
-    newest kept session whose earlier snippets are unchanged, keeping new ones."""
+    newest kept session whose earlier snippets are unchanged, keeping new ones.
+
+    `fingerprint` (BookConfig.fingerprint) says what to read of the libraries the
+    session imported, as the run's platform."""
     scratch.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(dir=scratch, prefix=f"{chapter.name}-"))
     figdir = work / "figures"
@@ -97,6 +72,7 @@ def execute(chapter: Chapter, root: Path, snippets_root: Path, scratch: Path,
         "live": str(work / "live"),
         "result": str(work / "result.json"),
         "timeout": timeout,
+        "fingerprint": fingerprint or {},
         "steps": [{
             "path": f"{rel}/{s.snippet}",
             "limits": limits(s),
@@ -106,7 +82,9 @@ def execute(chapter: Chapter, root: Path, snippets_root: Path, scratch: Path,
     }
     keys = []
     if checkpoints is not None:
-        keys = resume_keys(job, root)
+        # 96 bits: short, as a Unix socket's name must be.
+        keys = [k[:24] for k in step_keys(chapter, snippets_root,
+                                          style or root / "matplotlibrc", WORKER_ENV)[:-1]]
         for spec, key in zip(job["steps"], keys):
             spec["resume_key"] = key
         job.update(checkpoints=str(checkpoints / chapter.name), owner=os.getpid())
@@ -118,7 +96,8 @@ def execute(chapter: Chapter, root: Path, snippets_root: Path, scratch: Path,
     finally:
         if keys:  # the sessions of snippets since edited can never be resumed
             checkpoint.release(checkpoints / chapter.name, set(keys))
-    return Executed(result["steps"], figdir, work, result["platform"])
+    return Run(tuple(SnippetRun.from_json(r) for r in result["steps"]), figdir, work,
+               result["platform"])
 
 
 def _run(chapter, root, work, job, timeout, keys) -> dict:

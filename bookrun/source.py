@@ -1,8 +1,6 @@
 """Where a formula or diagram came from: lets the Markdown extensions name page:line."""
 from __future__ import annotations
 
-import contextvars
-
 from markdown.preprocessors import Preprocessor
 
 try:  # under MkDocs a BuildError stops the build with its message alone, no traceback
@@ -10,11 +8,9 @@ try:  # under MkDocs a BuildError stops the build with its message alone, no tra
 except ImportError:  # another host: a plain exception
     Failure = Exception
 
-# The page being converted: (its path, its Markdown as the author wrote it). A host
-# that changes the Markdown before conversion (bookrun's plugin expands `@run`
-# lines) sets it, so that a line number refers to the file the author edits.
-page_source: contextvars.ContextVar[tuple[str, str] | None] = contextvars.ContextVar(
-    "page_source", default=None)
+# The page being converted is `md.bookrun_page`: (its path, its Markdown as the author
+# wrote it), set on the Markdown instance by bookrun's extension before it expands the
+# `@run` lines, so that a line number refers to the file the author edits.
 
 
 def line_of(needle: str, text: str) -> int | None:
@@ -42,7 +38,7 @@ def remember_source(md) -> None:
 
 def where(md, needle: str) -> str:
     """`page:line` of `needle` when the host named the page; otherwise what is known."""
-    page = page_source.get()
+    page = getattr(md, "bookrun_page", None)
     if page is not None:
         line = line_of(needle, page[1])
         if line is not None:

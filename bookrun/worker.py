@@ -139,25 +139,21 @@ def install_figure_capture(state: dict):
     plt.show = show
 
 
-def platform_fingerprint() -> dict:
+def platform_fingerprint(probes: dict) -> dict:
     """What decides this session's floating-point paths, for the libraries it used.
 
-    Read after the last snippet, so a chapter that never imported torch is not
-    tied to torch's kernels. Environment variables such as ATEN_CPU_CAPABILITY,
-    NPY_DISABLE_CPU_FEATURES and OPENBLAS_CORETYPE change these, as another CPU would.
+    `probes` is the book's `fingerprint` option: {module: {name: expression}}. Read
+    after the last snippet, and only for modules the snippets imported, so a chapter
+    that never imported a library is not tied to that library's kernels. Environment
+    variables that make a library take other kernels change these, as another CPU would.
     """
     import platform
 
     found = {"machine": platform.machine()}
-    if "numpy" in sys.modules:
-        from numpy._core import _multiarray_umath as umath
-        from threadpoolctl import threadpool_info
-
-        found["numpy_simd"] = [t for t in umath.__cpu_dispatch__ if umath.__cpu_features__.get(t)]
-        found["blas"] = sorted(f"{i['internal_api']} {i.get('architecture') or ''}".strip()
-                               for i in threadpool_info() if i["user_api"] == "blas")
-    if "torch" in sys.modules:
-        found["torch_cpu"] = sys.modules["torch"].backends.cpu.get_cpu_capability()
+    for module, reads in probes.items():
+        if module in sys.modules:
+            for name, expression in reads.items():
+                found[name] = eval(expression, {module: sys.modules[module]})
     return found
 
 
@@ -337,7 +333,7 @@ def finish(job, start, namespace, state, results):
         where = state["path"] or f"{job['page']} (the session was still starting)"
         error = {"kind": "timeout", "path": where, "line": None,
                  "message": str(exc), "traceback": "", "output": ""}
-    fingerprint = platform_fingerprint() if error is None else {}
+    fingerprint = platform_fingerprint(job["fingerprint"]) if error is None else {}
     Path(job["result"]).write_text(json.dumps({"steps": results, "error": error,
                                                "platform": fingerprint}))
 

@@ -17,8 +17,9 @@ from bookrun.__main__ import main
 from bookrun import checkpoint
 from bookrun.book import Book
 from bookrun.drawing import same_drawing
+from bookrun.config import ConfigError
 from bookrun.page import PageError
-from bookrun.record import load_record, record_path, stamp
+from bookrun.record import load_record, record_path
 from bookrun.render import render_page
 from bookrun.session import ExecutionError
 
@@ -52,9 +53,9 @@ def test_captures_prints_echo_and_figures(tmp_path):
     rec = book.build()["demo"]
     assert rec.output("a.py") == "hello\n2\n"  # a bare expression echoes, as in a REPL
     assert rec.output("plot.py") == "drawn\n"
-    [fig] = rec.snippets[1]["figures"]
-    svg = (book.figure_dir("demo") / fig["name"]).read_text()
-    assert fig["name"] == "plot-1.svg" and svg.startswith("<?xml") and "<svg" in svg
+    [fig] = rec.snippets[1].figures
+    svg = (book.figure_dir("demo") / fig.name).read_text()
+    assert fig.name == "plot-1.svg" and svg.startswith("<?xml") and "<svg" in svg
     assert json.loads(record_path("demo", book.snippets_root).read_text())["chapter"] == "demo"
 
 
@@ -170,10 +171,10 @@ def test_warm_build_reuses_and_edits_invalidate_the_whole_chapter(tmp_path):
     book.build()
     assert "executed" in logs[0] and "reused record" in logs[1]
     [chapter] = book.chapters()
-    before = stamp(chapter, book.snippets_root)
+    before = book.key(chapter)
     # Editing an earlier snippet changes what later ones print: the stamp covers both.
     (book.snippets_root / "demo" / "a.py").write_text("x = 3\n")
-    assert stamp(chapter, book.snippets_root) != before
+    assert book.key(chapter) != before
     rec = book.build()["demo"]
     assert "executed" in logs[2] and rec.output("b.py") == "30\n"
 
@@ -312,12 +313,38 @@ def edit_record(book, **changes):
     path.write_text(json.dumps(data))
 
 
-def test_record_says_what_it_ran_on(tmp_path):
+FINGERPRINT = """\
+markdown_extensions:
+  - bookrun.extension:
+      libraries: [numpy]
+      fingerprint:
+        numpy: {numpy_version: numpy.__version__, doubled: "len(numpy.arange(2)) * 2"}
+        wave: {wave_probe: wave.WAVE_FORMAT_PCM}
+"""
+
+
+def test_record_says_what_it_ran_on_as_the_book_configures(tmp_path):
+    (tmp_path / "mkdocs.yml").write_text(FINGERPRINT)
     book = make_book(tmp_path, BOUND_PAGE, BOUND_CODE)
     rec = book.build()["demo"]
-    assert rec.platform["machine"] and rec.platform["numpy_simd"] is not None
-    assert rec.platform["blas"]  # numpy was used, so its BLAS and core are named
-    assert "torch_cpu" not in rec.platform  # torch was never imported: not tied to it
+    # numpy was imported, so its probes ran in the session; the wave probe did not,
+    # since no snippet imported wave (a chapter is not tied to a library it never used).
+    assert rec.platform["machine"] and rec.platform["doubled"] == 4
+    assert rec.platform["numpy_version"] == rec.versions["numpy"]
+    assert "wave_probe" not in rec.platform
+    assert set(rec.versions) == {"python", "numpy"}
+
+
+def test_a_wrong_book_option_is_named(tmp_path):
+    (tmp_path / "mkdocs.yml").write_text("markdown_extensions:\n  - bookrun.extension:\n"
+                                         "      colour: red\n")
+    with pytest.raises(ConfigError, match=r"mkdocs\.yml: bookrun\.extension: unknown option "
+                       r"'colour'"):
+        make_book(tmp_path, BOUND_PAGE, BOUND_CODE)
+    (tmp_path / "mkdocs.yml").write_text("markdown_extensions:\n  - bookrun.extension:\n"
+                                         "      timeout: 0\n")
+    with pytest.raises(ConfigError, match="timeout must be a positive number"):
+        make_book(tmp_path, BOUND_PAGE, BOUND_CODE)
 
 
 def test_platform_bound_output_is_exact_on_its_platform_only(tmp_path):
@@ -360,6 +387,8 @@ def test_a_changed_constant_fails_the_check_on_any_platform(tmp_path):
 
 
 def test_version_strings_alone_never_fail(tmp_path):
+    (tmp_path / "mkdocs.yml").write_text("markdown_extensions:\n  - bookrun.extension:\n"
+                                         "      libraries: [numpy, torch]\n")
     book = make_book(tmp_path, BOUND_PAGE, BOUND_CODE)
     book.build()
     # another micro release of Python and a wheel without the local `+cpu` tag: same release
@@ -480,7 +509,7 @@ def test_too_many_figures_are_refused_at_the_show(tmp_path):
     assert failure(book).startswith("chapter 'demo' failed in snippets/demo/a.py:6: more than 4 "
                                     "figures in one snippet")
     (tmp_path / "docs" / "demo.md").write_text("# Demo\n@run demo/a.py max-figures=6\n")
-    assert len(book.build()["demo"].snippets[0]["figures"]) == 6
+    assert len(book.build()["demo"].snippets[0].figures) == 6
 
 
 def test_a_figure_over_the_size_limit_is_refused(tmp_path):
@@ -490,7 +519,7 @@ def test_a_figure_over_the_size_limit_is_refused(tmp_path):
     text = failure(book)
     assert "snippets/demo/a.py:5: figure 1 is" in text and "over the limit of 20 kB" in text
     (tmp_path / "docs" / "demo.md").write_text("# Demo\n@run demo/a.py\n")
-    assert book.build()["demo"].snippets[0]["figures"][0]["name"] == "a-1.svg"
+    assert book.build()["demo"].snippets[0].figures[0].name == "a-1.svg"
 
 
 @pytest.mark.parametrize("words, message", [

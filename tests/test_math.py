@@ -5,6 +5,7 @@ import os
 import re
 import subprocess
 import sys
+import types
 from pathlib import Path
 
 import markdown
@@ -12,14 +13,16 @@ import pytest
 
 from bookrun import diagrams
 from bookrun import math as bmath
-from bookrun.source import page_source
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def convert(text: str, *extensions, configs=None) -> str:
-    return markdown.markdown(text, extensions=["bookrun.math", "tables", *extensions],
-                             extension_configs=configs or {})
+def convert(text: str, *extensions, configs=None, page=None) -> str:
+    """`page`: (path, Markdown as written), as bookrun's extension names it to the others."""
+    md = markdown.Markdown(extensions=["bookrun.math", "tables", *extensions],
+                           extension_configs=configs or {})
+    md.bookrun_page = page
+    return md.convert(text)
 
 
 def test_inline_and_display_math_become_katex_with_mathml():
@@ -49,12 +52,8 @@ def test_environments_render():
 
 def test_a_formula_katex_cannot_draw_names_page_line_and_tex():
     text = "# Title\n\nFine $x$.\n\nBroken $\\frac{a}{b$ here.\n"
-    token = page_source.set(("docs/chapter.md", text))
-    try:
-        with pytest.raises(bmath.MathError) as err:
-            convert(text)
-    finally:
-        page_source.reset(token)
+    with pytest.raises(bmath.MathError) as err:
+        convert(text, page=("docs/chapter.md", text))
     message = str(err.value)
     assert message.startswith("docs/chapter.md:5: KaTeX cannot draw this formula:"), message
     assert "\\frac{a}{b" in message
@@ -63,12 +62,8 @@ def test_a_formula_katex_cannot_draw_names_page_line_and_tex():
 def test_the_line_refers_to_the_page_as_written_when_a_host_expanded_it():
     written = "Intro.\n\n@run x/y.py\n\nBroken $\\notacommand$.\n"
     expanded = written.replace("@run x/y.py", "```python\n1\n2\n3\n4\n```")
-    token = page_source.set(("docs/p.md", written))
-    try:
-        with pytest.raises(bmath.MathError, match=r"^docs/p\.md:5: "):
-            convert(expanded)
-    finally:
-        page_source.reset(token)
+    with pytest.raises(bmath.MathError, match=r"^docs/p\.md:5: "):
+        convert(expanded, page=("docs/p.md", written))
 
 
 def test_without_a_host_the_error_names_the_line_of_the_markdown():
@@ -131,14 +126,12 @@ def test_a_cached_diagram_is_inlined_with_its_description(tmp_path):
 def test_a_missing_diagram_without_a_browser_names_page_and_line(tmp_path, monkeypatch):
     monkeypatch.setattr(diagrams, "CHROMIUM", tmp_path / "no-chromium")
     text = "# T\n\nText.\n\n```mermaid\nflowchart LR\n  A --> B\n```\n"
-    token = page_source.set(("docs/d.md", text))
-    try:
-        with pytest.raises(diagrams.DiagramError, match=r"^docs/d\.md:6: .*not in the cache"):
-            markdown.markdown(text, extensions=["bookrun.diagrams", "pymdownx.superfences"],
-                              extension_configs={"bookrun.diagrams": {"cache_dir": str(tmp_path)},
-                                                 **FENCES})
-    finally:
-        page_source.reset(token)
+    md = markdown.Markdown(extensions=["bookrun.diagrams", "pymdownx.superfences"],
+                           extension_configs={"bookrun.diagrams": {"cache_dir": str(tmp_path)},
+                                              **FENCES})
+    md.bookrun_page = ("docs/d.md", text)
+    with pytest.raises(diagrams.DiagramError, match=r"^docs/d\.md:6: .*not in the cache"):
+        md.convert(text)
     assert not list(tmp_path.glob("*.svg")), "nothing half-written"
 
 
@@ -163,12 +156,9 @@ def test_a_new_diagram_is_drawn_cached_and_described_and_a_bad_one_fails(tmp_pat
     assert "Diagram, arrows: start to stop (go)." in svg
     assert (tmp_path / f"{diagrams.cache_key(source)}.svg").read_text(encoding="utf-8") == svg
     text = "# T\n\n```mermaid\nflowchart LR\n  A --> \n  --> -->\n```\n"
-    token = page_source.set(("docs/bad.md", text))
-    try:
-        with pytest.raises(diagrams.DiagramError, match=r"^docs/bad\.md:4: mermaid cannot draw"):
-            diagrams.diagram_svg("flowchart LR\n  A --> \n  --> -->\n", tmp_path)
-    finally:
-        page_source.reset(token)
+    host = types.SimpleNamespace(bookrun_page=("docs/bad.md", text))
+    with pytest.raises(diagrams.DiagramError, match=r"^docs/bad\.md:4: mermaid cannot draw"):
+        diagrams.diagram_svg("flowchart LR\n  A --> \n  --> -->\n", tmp_path, host)
 
 
 MKDOCS_CONFIG = """\

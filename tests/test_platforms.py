@@ -19,8 +19,9 @@ ROOT = Path(__file__).resolve().parent.parent
 PORTABLE = {"ATEN_CPU_CAPABILITY": "default",
             "NPY_DISABLE_CPU_FEATURES": "X86_V3 X86_V4 AVX512_ICL AVX512_SPR",
             "OPENBLAS_CORETYPE": "Prescott"}
-FINGERPRINT = ("import numpy, torch, json; from bookrun.worker import platform_fingerprint; "
-               "print(json.dumps(platform_fingerprint()))")
+FINGERPRINT = ("import numpy, torch, json; from pathlib import Path; "
+               "from bookrun.config import load; from bookrun.worker import platform_fingerprint; "
+               "print(json.dumps(platform_fingerprint(load(Path('.'))[0].fingerprint)))")
 
 
 def run(args, extra_env, **kw):

@@ -180,9 +180,9 @@ def test_expensive_step_makes_the_pit_optimal():
 
 def test_policy_figures_were_drawn():
     for s in rec.snippets:
-        if s["snippet"].endswith(("policy_arrows_plot.py", "discount_weights_plot.py")):
-            assert len(s["figures"]) == 1
-    names = {s["snippet"].split("/")[-1] for s in rec.snippets}
+        if s.snippet.endswith(("policy_arrows_plot.py", "discount_weights_plot.py")):
+            assert len(s.figures) == 1
+    names = {s.snippet.split("/")[-1] for s in rec.snippets}
     assert {"policy_arrows_plot.py", "discount_weights_plot.py"} <= names
 
 

@@ -37,14 +37,14 @@ def html_page(site: Path, src: Path) -> tuple[Path, str]:
 
 @pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda c: c.name)
 def test_every_output_figure_and_bound_value_is_on_the_page(zensical_site, chapter):
-    record = load_record(chapter.name)
+    record = load_record(chapter.name, ROOT / "snippets")
     path, page = html_page(zensical_site, chapter.page)
     article = page[page.index("<article"):page.index("</article>")]
     shown = [text_of(block).rstrip("\n") for block in OUTPUT.findall(article)]
-    printed = [s["output"].rstrip("\n") for s in record.snippets if s["output"]]
+    printed = [s.output.rstrip("\n") for s in record.snippets if s.output]
     assert shown == printed, f"{path}: its output blocks are not the record's, in page order"
 
-    figures = [(f["name"], f["sha256"]) for s in record.snippets for f in s["figures"]]
+    figures = [(f.name, f.sha256) for s in record.snippets for f in s.figures]
     sources = IMG.findall(article)
     assert len(sources) == len(figures), f"{path}: {len(sources)} images, record has {figures}"
     for src, (name, digest) in zip(sources, figures):
