@@ -27,7 +27,7 @@ MAX_FIGURE_KB = 500
 # The worker stops itself at the deadline (keeping the snippet's line and output);
 # this much later the parent kills it, for code that never returns to Python.
 KILL_GRACE = 5.0
-# Same bytes on every run: fixed hash seed, no dates in SVGs, one BLAS/torch thread
+# Same bytes on every run: fixed hash seed, no dates in SVGs, one thread per math library
 # (chapters already run in parallel, and thread counts can change float sums).
 WORKER_ENV = {
     "MPLBACKEND": "Agg",

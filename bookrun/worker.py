@@ -12,6 +12,8 @@ stops the snippet where it happened, so the error has its line and traceback.
 """
 import ast
 import faulthandler
+import importlib.abc
+import importlib.util
 import io
 import ipaddress
 import json
@@ -106,12 +108,36 @@ class Capture(io.TextIOBase):
         super().close()
 
 
-def install_figure_capture(state: dict):
+class _PyplotHook(importlib.abc.MetaPathFinder):
+    """Installs the figure capture the moment a snippet imports matplotlib.pyplot, so a
+    session that draws nothing never pays for importing matplotlib (about a second),
+    and a book without matplotlib runs at all."""
+
+    def __init__(self, state):
+        self.state = state
+
+    def find_spec(self, name, path, target=None):
+        if name != "matplotlib.pyplot":
+            return None
+        sys.meta_path.remove(self)
+        spec = importlib.util.find_spec(name)
+        if spec is None:
+            return None
+        load = spec.loader.exec_module
+
+        def exec_module(module):
+            load(module)
+            install_figure_capture(self.state, module)
+
+        spec.loader.exec_module = exec_module
+        return spec
+
+
+def install_figure_capture(state: dict, plt):
     import matplotlib
 
     matplotlib.use("Agg")
     matplotlib.rcParams["svg.hashsalt"] = "bookrun"
-    import matplotlib.pyplot as plt
 
     def show(*args, **kwargs):
         limits = state["limits"]
@@ -323,7 +349,10 @@ def finish(job, start, namespace, state, results):
     try:
         install_time_limit(state, job["deadline"], job["timeout"])
         if namespace is None:  # a fresh session
-            install_figure_capture(state)
+            if "matplotlib.pyplot" in sys.modules:
+                install_figure_capture(state, sys.modules["matplotlib.pyplot"])
+            else:
+                sys.meta_path.insert(0, _PyplotHook(state))
             install_network_guard(state)
             install_exit_guard(state)
             namespace = {"__name__": "__main__", "__builtins__": __builtins__}

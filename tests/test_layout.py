@@ -1,0 +1,80 @@
+"""The engine apart from the book: its layers, no library of the book named in it, and a
+small book that builds, checks and renders where neither numpy nor torch is installed."""
+import os
+import re
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+from conftest import ZENSICAL, zensical_build
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_modules_import_only_their_own_layer_or_those_below():
+    proc = subprocess.run([sys.executable, "tools/import_graph.py"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[0].strip().startswith("hosts:")
+
+
+def test_the_engine_names_no_library_of_this_book():
+    named = [f"{p.name}:{n}" for p in sorted((ROOT / "bookrun").glob("*.py"))
+             for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+             if re.search(r"torch|gymnasium", line)]
+    assert named == []
+
+
+BOOK = {
+    "mkdocs.yml": """\
+        site_name: Plain
+        nav:
+          - "1. Plain": plain.md
+        markdown_extensions:
+          - bookrun.extension:
+              libraries: [markdown]
+          - attr_list
+          - pymdownx.blocks.caption
+          - pymdownx.highlight
+          - pymdownx.superfences
+        """,
+    "docs/plain.md": """\
+        # Plain
+
+        @run plain/count.py
+
+        The sum is {{ total }}.
+        """,
+    "snippets/plain/count.py": """\
+        total = sum(range(5))
+        print("counted", total)
+        """,
+}
+
+
+def test_a_book_without_numpy_or_torch_builds_checks_and_renders(tmp_path):
+    """In Zensical's virtualenv, which has neither: bookrun needs only what it declares."""
+    python = ZENSICAL.parent / "python"
+    if not python.is_file():
+        zensical_build(tmp_path)  # skips (or fails on CI) with the install command
+    probe = subprocess.run([str(python), "-c", "import numpy"], capture_output=True)
+    assert probe.returncode != 0, "this virtualenv has numpy: the test would prove nothing"
+    for name, text in BOOK.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(textwrap.dedent(text))
+    env = dict(os.environ, PYTHONPATH=str(ROOT), NO_COLOR="1")
+
+    def bookrun(*args):
+        return subprocess.run([str(python), "-m", "bookrun", *args, "--root", str(tmp_path)],
+                              capture_output=True, text=True, env=env, timeout=120)
+
+    for command in ("update", "check", "prepare"):
+        proc = bookrun(command)
+        assert proc.returncode == 0, f"{command}: {proc.stderr}"
+    record = (tmp_path / "snippets" / "plain" / "_record.json").read_text()
+    assert '"counted 10"' in record and '"markdown"' in record and "numpy" not in record
+    built = zensical_build(tmp_path)
+    assert built.returncode == 0, built.stderr
+    page = (tmp_path / "site" / "plain" / "index.html").read_text()
+    assert "counted 10" in page and "The sum is 10." in page
