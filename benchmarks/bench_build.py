@@ -46,9 +46,9 @@ def build(where: Path, execute: bool) -> tuple[float, float]:
 
 def zensical_build(where: Path) -> tuple[float, float]:
     # --clean: Zensical keeps a page's HTML while its Markdown is unchanged, so a changed
-    # record would not show without it (README, "Building with Zensical").
+    # record would not show without it (AUTHORING.md, "Building with Zensical").
     env = dict(os.environ, PYTHONPATH=str(where))
-    return timed([str(ZENSICAL), "build", "--clean"], where, env)
+    return timed([str(ZENSICAL), "build", "--clean", "-f", "zensical.yml"], where, env)
 
 
 def median(runs) -> tuple[float, float]:
@@ -61,7 +61,7 @@ def main():
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         copy = Path(tmp) / "book"
-        for name in ["docs", "snippets", "bookrun", "mkdocs.yml"]:
+        for name in ["docs", "snippets", "bookrun", "mkdocs.yml", "zensical.yml"]:
             src = ROOT / name
             (shutil.copytree if src.is_dir() else shutil.copy)(src, copy / name)
         cold = build(copy, execute=True)  # no figure cache in the copy: every chapter runs
