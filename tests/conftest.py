@@ -21,7 +21,7 @@ INSTALL_ZENSICAL = ("python -m venv .venv-zensical && "
                     ".venv-zensical/bin/pip install -r requirements-zensical.txt")
 
 
-# The suite's layers (README, "Tests"): each test gets one marker, from what it needs.
+# The suite's layers (CONTRIBUTING.md, "Tests"): each test gets one marker, from what it needs.
 # Seconds per test, by layer, unless a test sets its own: a test's limit includes the
 # setup of the shared fixtures it is the first to need (the book's run, a site build).
 LIMITS = {"engine": 120, "book": 1200, "site": 900, "platforms": 2400}
@@ -112,7 +112,7 @@ def zensical_build(project: Path) -> subprocess.CompletedProcess:
 
 @pytest.fixture(scope="session")
 def zensical_site(tmp_path_factory):
-    """The same book built by Zensical from the committed records (the README's two
+    """The same book built by Zensical from the committed records (AUTHORING.md's two
     commands: prepare, then build); the path of its output folder."""
     project = copy_book(tmp_path_factory.mktemp("zensical"))
     prepare(Book(root=project, frozen=True))  # frozen: never executes, like built_site
