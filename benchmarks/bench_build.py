@@ -6,7 +6,7 @@ Works on a copy of the book in a temporary folder, so the records and cache in
 the working tree are untouched. Prints seconds and the ratio of a warm build to
 a plain build of the same pages with execution switched off (target: <= 1.5),
 then the Zensical build of the same pages from the same records (`zensical build
---clean`, after `python -m bookrun prepare`, as the README says) and MkDocs' warm
+--clean -f zensical.yml`, after `python -m bookrun prepare`, as AUTHORING.md says) and MkDocs' warm
 build divided by it. Each line gives wall seconds and the CPU seconds the build
 used, which a busy machine disturbs less.
 """
@@ -46,9 +46,9 @@ def build(where: Path, execute: bool) -> tuple[float, float]:
 
 def zensical_build(where: Path) -> tuple[float, float]:
     # --clean: Zensical keeps a page's HTML while its Markdown is unchanged, so a changed
-    # record would not show without it (README, "Building with Zensical").
+    # record would not show without it (AUTHORING.md, "Building with Zensical").
     env = dict(os.environ, PYTHONPATH=str(where))
-    return timed([str(ZENSICAL), "build", "--clean"], where, env)
+    return timed([str(ZENSICAL), "build", "--clean", "-f", "zensical.yml"], where, env)
 
 
 def median(runs) -> tuple[float, float]:
@@ -61,7 +61,7 @@ def main():
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         copy = Path(tmp) / "book"
-        for name in ["docs", "snippets", "bookrun", "mkdocs.yml"]:
+        for name in ["docs", "snippets", "bookrun", "mkdocs.yml", "zensical.yml"]:
             src = ROOT / name
             (shutil.copytree if src.is_dir() else shutil.copy)(src, copy / name)
         cold = build(copy, execute=True)  # no figure cache in the copy: every chapter runs
@@ -81,7 +81,7 @@ def main():
     print(line.format("plain build (execution off, median):", *plain))
     print(f"{'warm / plain:':<40}{warm[0] / plain[0]:7.2f}  (target <= 1.5)")
     if zensical is None:
-        print(f"Zensical: not timed, {ZENSICAL} is missing (README, 'Building with Zensical')")
+        print(f"Zensical: not timed, {ZENSICAL} is missing (AUTHORING.md, 'Building with Zensical')")
         return
     print(line.format("prepare, first (writes docs/figures...):", *prepare[0]))
     print(line.format("prepare, again (nothing to write):", *prepare[1]))

@@ -15,11 +15,13 @@ from recorded import fresh
 ROOT = Path(__file__).resolve().parent.parent
 # Zensical lives in its own virtualenv (requirements-zensical.txt); .ci/run creates it.
 ZENSICAL = Path(os.environ.get("ZENSICAL", ROOT / ".venv-zensical" / "bin" / "zensical"))
+# Zensical's config: mkdocs.yml with its own site_dir (Zensical has no --site-dir flag).
+ZENSICAL_CONFIG = "zensical.yml"
 INSTALL_ZENSICAL = ("python -m venv .venv-zensical && "
                     ".venv-zensical/bin/pip install -r requirements-zensical.txt")
 
 
-# The suite's layers (README, "Tests"): each test gets one marker, from what it needs.
+# The suite's layers (CONTRIBUTING.md, "Tests"): each test gets one marker, from what it needs.
 # Seconds per test, by layer, unless a test sets its own: a test's limit includes the
 # setup of the shared fixtures it is the first to need (the book's run, a site build).
 LIMITS = {"engine": 120, "book": 1200, "site": 900, "platforms": 2400}
@@ -89,32 +91,35 @@ def copy_book(dest: Path) -> Path:
                     ignore=lambda d, names: prepared(d, names) if Path(d) == ROOT / "docs" else [])
     shutil.copytree(ROOT / "snippets", dest / "snippets")
     shutil.copytree(ROOT / "diagrams", dest / "diagrams")  # the committed diagram SVGs
-    # mkdocs.yml, and the figure style, which is part of every record's stamp
-    for name in ("mkdocs.yml", "matplotlibrc"):
+    # mkdocs.yml, Zensical's view of it, and the figure style (part of every record's stamp)
+    for name in ("mkdocs.yml", ZENSICAL_CONFIG, "matplotlibrc"):
         shutil.copy(ROOT / name, dest / name)
     return dest
 
 
 def zensical_build(project: Path) -> subprocess.CompletedProcess:
-    """`zensical build --clean` of a project, with this checkout's bookrun."""
+    """`zensical build --clean` of a project, with this checkout's bookrun (and the
+    project's zensical.yml when it has one, as the book does)."""
     if not ZENSICAL.exists():
         if os.environ.get("CI") == "true":  # .ci/run installs it: never skip there
             pytest.fail(f"Zensical is not installed at {ZENSICAL}: {INSTALL_ZENSICAL}")
         pytest.skip(f"Zensical is not installed at {ZENSICAL}: {INSTALL_ZENSICAL}")
     env = dict(os.environ, PYTHONPATH=str(ROOT), NO_COLOR="1")
-    return subprocess.run([str(ZENSICAL), "build", "--clean"], cwd=project, env=env,
+    config = ["-f", ZENSICAL_CONFIG] if (project / ZENSICAL_CONFIG).is_file() else []
+    return subprocess.run([str(ZENSICAL), "build", "--clean", *config], cwd=project, env=env,
                           capture_output=True, text=True)
 
 
 @pytest.fixture(scope="session")
 def zensical_site(tmp_path_factory):
-    """The same book built by Zensical from the committed records (the README's two
+    """The same book built by Zensical from the committed records (AUTHORING.md's two
     commands: prepare, then build); the path of its output folder."""
     project = copy_book(tmp_path_factory.mktemp("zensical"))
     prepare(Book(root=project, frozen=True))  # frozen: never executes, like built_site
     proc = zensical_build(project)
     assert proc.returncode == 0, f"zensical build failed:\n{proc.stdout}\n{proc.stderr}"
-    return project / "site"
+    assert not (project / "site").exists(), "Zensical wrote into MkDocs' site/"
+    return project / "site-zensical"
 
 
 @pytest.fixture(scope="module", params=["mkdocs", "zensical"])
