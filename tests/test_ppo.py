@@ -93,11 +93,15 @@ def test_clip_does_not_bound_kl():
     outside = [r[1] for r in rows]
     ratios = [r[2] for r in rows]
     kl_clip, kl_raw = [r[3] for r in rows], [r[4] for r in rows]
-    assert max(outside) > 50                       # over half outside in some epoch
+    assert outside[0] > 10 and max(outside) > 40    # ratios leave the band
     assert max(ratios) > 1.4
-    assert sum(k > 0.02 for k in kl_clip) >= 1      # above a typical KL target
-    assert kl_clip[-1] < kl_raw[-1] / 10            # but far less than without clip
-    assert min(kl_clip) < max(kl_clip) / 2          # wanders, no ceiling
+    # same shuffles in both runs: the clipped one drifts less from epoch 1 on
+    assert all(c < r for c, r in zip(kl_clip, kl_raw))
+    assert kl_clip[-1] < kl_raw[-1] / 10            # far less than without clip
+    # rises and falls between epochs, no ceiling it settles at
+    assert max(kl_clip) > 1.5 * min(kl_clip)
+    steps = [b - a for a, b in zip(kl_clip, kl_clip[1:])]
+    assert min(steps) < 0 < max(steps)
     assert rec.value("max(outside_by_epoch) | .0%") == f"{max(outside):.0f}%"
 
 

@@ -132,6 +132,9 @@ def test_cliff_walk_separates_greedy_and_eps_greedy_optima():
     assert safe_soft > greedy_soft + 10
     greedy_v, safe_v = numbers(out[0])[1], numbers(out[5])[1]
     assert greedy_v > safe_v                                   # acting greedily, pi* wins
+    # Sutton and Barto's rule (a fall returns to the start) keeps both routes
+    assert out[10] == ("with a fall sending the agent back to the start: pi* 13 moves,"
+                       " best eps-greedy 17")
 
 
 def test_terminal_mask_invisible_at_zero_large_when_optimistic():

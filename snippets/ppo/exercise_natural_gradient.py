@@ -6,11 +6,13 @@ g_a = F_a @ (d_a @ A_a)                         # policy gradient at theta_a
 
 
 def gain_at_kl(direction, target=0.05):
-    """Walk along `direction` until KL(pi_a || new) reaches target; return true gain."""
-    grid = np.linspace(0, 10, 4001)
-    kls = np.array([kl(pi_a, softmax(theta_a + t * direction)) for t in grid])
-    t = grid[kls <= target].max()
-    return evaluate(theta_a + t * direction)[0][0] - V_a[0]
+    """Step along `direction` until KL(pi_a || new) equals target; return true gain."""
+    lo, hi = 0.0, 10.0                          # the KL grows along the ray: bisect
+    for _ in range(60):
+        mid = (lo + hi) / 2
+        below = kl(pi_a, softmax(theta_a + mid * direction)) < target
+        lo, hi = (mid, hi) if below else (lo, mid)
+    return evaluate(theta_a + lo * direction)[0][0] - V_a[0]
 
 
 natural = np.linalg.pinv(F_a) @ g_a             # F is singular along (1, 1, 1)

@@ -33,9 +33,9 @@ final = lengths[-5:].mean(0)                       # last 5 rounds, per seed
 best_so_far = np.maximum.accumulate(lengths, axis=0)
 fall = (best_so_far - lengths).max(0)              # deepest drop below an earlier best
 print(f"mean episode length over the last 5 of {len(lengths)} rounds (max 200)")
-print(f"{'':15s}  mean +-   std   per seed            deepest fall")
+print(f"{'':15s}  mean +-    sd   per seed            deepest fall")
 for name, per_seed, drop in zip(VARIANTS, final, fall):
-    print(f"{name:15s} {per_seed.mean():5.1f} +- {per_seed.std():5.1f}  ",
+    print(f"{name:15s} {per_seed.mean():5.1f} +- {per_seed.std(ddof=1):5.1f}  ",
           " ".join(f"{x:4.0f}" for x in per_seed), f"  {drop.max():5.0f}")
 
 j, k = np.unravel_index(fall.argmax(), fall.shape)  # the worst collapse of all

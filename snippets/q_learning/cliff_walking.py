@@ -1,5 +1,6 @@
-# Sutton and Barto's cliff walk (Example 6.6): 4 rows of 12, start and goal at the
-# ends of the bottom row, the ten squares between them a cliff (-100, episode over).
+# A variant of Sutton and Barto's cliff walk (Example 6.6): 4 rows of 12, start and goal
+# at the ends of the bottom row, the ten squares between them a cliff (-100, episode
+# over; in their book the cliff sends the agent back to the start: checked at the end).
 W = 12
 CLIFF = np.zeros(4 * W, dtype=bool)
 CLIFF[3 * W + 1:4 * W - 1] = True
@@ -38,3 +39,21 @@ for name, pi in (("pi*", greedy_c), ("best eps-greedy", soft_c)):
     print(f"{name}: {len(path(pi)) - 1} moves; V(start) {v_greedy:+.2f} acting"
           f" greedily, {v_soft:+.2f} with eps = {EPS}")
     print("\n".join("   " + "".join(rows[r * W:(r + 1) * W]) for r in range(4)))
+
+# Sutton and Barto's rule instead: a step into the cliff costs -100 and puts the
+# agent back at the start. Such steps land on a copy of the start square (index
+# 48), because a reward here depends only on the square a move reaches.
+FELL = 4 * W
+P_sb = np.zeros((4 * W + 1, N_A, 4 * W + 1))
+for s in range(4 * W + 1):
+    for a in range(N_A):
+        s2 = step_c(S_C if s == FELL else s, a)
+        P_sb[s, a, FELL if CLIFF[s2] else s2] = 1.0
+
+R_sb = np.tile(np.append(np.full(4 * W, -1.0), -100.0), (4 * W + 1, 1))
+LIVE_SB = np.append(LIVE_C, True)                   # the cliff is never stood on
+V_sb, _ = value_iteration(R_sb, P_sb, GAMMA, LIVE_SB)
+greedy_sb = backup(V_sb, R_sb, P_sb, GAMMA).argmax(axis=1)
+soft_sb, _ = best_eps_greedy(EPS, R_sb, P_sb, GAMMA, LIVE_SB)
+print(f"with a fall sending the agent back to the start: pi* "
+      f"{len(path(greedy_sb)) - 1} moves, best eps-greedy {len(path(soft_sb)) - 1}")
