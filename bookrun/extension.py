@@ -19,6 +19,7 @@ from pathlib import Path
 from markdown import Extension
 from markdown.preprocessors import Preprocessor
 
+from . import copy_above
 from .book import Book
 from .page import Chapter, PageError, parse_chapter
 from .record import Record, record_path, sha256
@@ -204,6 +205,7 @@ class BookrunExtension(Extension):
         # replaced with the very text the page shows, fences and all.
         md.preprocessors.register(BookrunPreprocessor(md, self.getConfig("colab_base")),
                                   "bookrun", 32)
+        copy_above.register(md)  # the HTML of the placeholders render_step writes
 
 
 def makeExtension(**kwargs):

@@ -6,6 +6,7 @@ import os
 import posixpath
 import re
 
+from . import copy_above
 from .page import BOUND, DIRECTIVE, FIGURE_REF, PageError, figure_texts, iter_prose_lines
 
 MARKDOWN_SPECIALS = re.compile(r"([\\`*_\[\]#])")
@@ -49,12 +50,14 @@ def figure_markdown(url: str, number: str, caption: str, alt: str, indent: str) 
 
 
 def render_step(snippet_path: str, code: str, snippet: dict | None, figure_url, indent: str,
-                figures=(), platform_bound: bool = False) -> str:
+                figures=(), platform_bound: bool = False, index: int = 0) -> str:
     """The code block, then (when executed) the output block and the figures.
 
-    `figures` holds (number, caption, alt) for each figure the snippet shows, in order.
+    `figures` holds (number, caption, alt) for each figure the snippet shows, in order;
+    `index` counts the page's code blocks above this one (for "Copy with the N above").
     """
     out = fenced(code, f'python title="{snippet_path}"', indent)
+    out += copy_above.placeholder(index, code, indent)
     if snippet is not None:
         if snippet["output"]:
             # A code block escapes its content, so a printed <b> shows as text.
@@ -115,7 +118,7 @@ def render_page(markdown: str, chapter, record, read_code, page_uri: str, notebo
 
     lines, title_done = [], not notebook_links
     source = markdown.splitlines()
-    steps, counter, skip_to, refs = iter(chapter.steps), [], 0, []
+    steps, counter, skip_to, refs, placed = iter(chapter.steps), [], 0, [], []
     for number, line, in_code in iter_prose_lines(markdown):
         if number <= skip_to:  # a `Figure:`/`Alt:` line, already placed with its figure
             continue
@@ -130,7 +133,8 @@ def render_page(markdown: str, chapter, record, read_code, page_uri: str, notebo
             skip_to = end
             lines.append(render_step(f"snippets/{rel}", read_code(rel), snippet,
                                      figure_url, m.group("indent"), figures,
-                                     step.platform_bound))
+                                     step.platform_bound, index=len(placed)))
+            placed.append(rel)
             continue
         if not in_code:
             refs += [(number, r) for r in FIGURE_REF.finditer(line)]
