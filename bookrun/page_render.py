@@ -17,6 +17,7 @@ from pathlib import Path
 from markdown import Extension
 from markdown.preprocessors import Preprocessor
 
+from . import copy_above
 from .config import BookConfig
 from .model import Chapter, PageError
 from .record import Record
@@ -166,3 +167,4 @@ class BookrunExtension(Extension):
         # replaced with the very text the page shows, fences and all.
         md.preprocessors.register(BookrunPreprocessor(md, config, self.context_of),
                                   "bookrun", 32)
+        copy_above.register(md)  # the HTML of the placeholders render_step writes

@@ -6,6 +6,7 @@ import os
 import posixpath
 import re
 
+from . import copy_above
 from .model import PageError, SnippetRecord
 from .page import BOUND, DIRECTIVE, FIGURE_REF, iter_prose_lines
 
@@ -50,13 +51,15 @@ def figure_markdown(url: str, number: str, caption: str, alt: str, indent: str) 
 
 
 def render_step(snippet_path: str, code: str, snippet: SnippetRecord | None, figure_url,
-                indent: str,
-                figures=(), platform_bound: bool = False) -> str:
+                indent: str, figures=(), platform_bound: bool = False,
+                index: int = 0) -> str:
     """The code block, then (when executed) the output block and the figures.
 
-    `figures` holds (number, caption, alt) for each figure the snippet shows, in order.
+    `figures` holds (number, caption, alt) for each figure the snippet shows, in order;
+    `index` counts the page's code blocks above this one (for "Copy with the N above").
     """
     out = fenced(code, f'python title="{snippet_path}"', indent)
+    out += copy_above.placeholder(index, code, indent)
     if snippet is not None:
         if snippet.output:
             # A code block escapes its content, so a printed <b> shows as text.
@@ -119,7 +122,7 @@ def render_page(markdown: str, chapter, record, read_code, page_uri: str, notebo
         return posixpath.relpath(f"figures/{chapter.name}/{name}", page_dir or ".")
 
     lines, title_done = [], not notebook_links
-    steps, counter, skip_to, refs = iter(chapter.steps), [], 0, []
+    steps, counter, skip_to, refs, placed = iter(chapter.steps), [], 0, [], []
     for number, line, in_code in iter_prose_lines(markdown):
         number += first_line - 1  # the file's line, as the parse and errors count
         if number <= skip_to:  # a `Figure:`/`Alt:` line, already placed with its figure
@@ -133,7 +136,8 @@ def render_page(markdown: str, chapter, record, read_code, page_uri: str, notebo
             skip_to = step.end  # the parse knows where its `Figure:`/`Alt:` block ends
             lines.append(render_step(f"snippets/{rel}", read_code(rel), snippet,
                                      figure_url, m.group("indent"), figures,
-                                     step.platform_bound))
+                                     step.platform_bound, index=len(placed)))
+            placed.append(rel)
             continue
         if not in_code:
             refs += [(number, r) for r in FIGURE_REF.finditer(line)]

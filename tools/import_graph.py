@@ -16,7 +16,7 @@ LAYERS = [
     ("parse", ["page", "key", "prose"]),
     ("run", ["checkpoint", "worker", "session"]),
     ("record", ["record", "book"]),
-    ("render", ["render", "page_render", "notebook", "math", "diagrams"]),
+    ("render", ["copy_above", "reach", "render", "page_render", "notebook", "math", "diagrams"]),
     ("hosts", ["plugin", "serve", "extension", "zensical", "prepare", "__main__"]),
 ]
 RANK = {m: n for n, (_, mods) in enumerate(LAYERS) for m in mods}

@@ -1,0 +1,84 @@
+"""A built site served on loopback with gzip, as GitHub Pages serves it.
+
+    python tests/site_server.py SITE_DIR [PORT]      # serves until interrupted
+
+Lighthouse and the performance benchmark judge transfer sizes and timings, which
+differ a great deal between plain and compressed text (a chapter's HTML is mostly
+markup for highlighted code and math). Python's own http.server sends no
+Content-Encoding, so this handler compresses text types itself, once per file.
+"""
+from __future__ import annotations
+
+import functools
+import gzip
+import http.server
+import sys
+import threading
+from pathlib import Path
+
+COMPRESSED = {".html", ".css", ".js", ".json", ".svg", ".xml", ".txt", ".map", ".ipynb"}
+
+
+class GzipHandler(http.server.SimpleHTTPRequestHandler):
+    # Shared by every request of one server: (path, mtime) -> compressed bytes.
+    cache: dict = {}
+
+    def log_message(self, *args):
+        pass
+
+    def send_head(self):
+        path = Path(self.translate_path(self.path))
+        if path.is_dir():
+            if not self.path.split("?", 1)[0].endswith("/"):
+                return super().send_head()  # the redirect to the folder's URL
+            path = path / "index.html"
+        wants = "gzip" in self.headers.get("Accept-Encoding", "")
+        if not (wants and path.suffix in COMPRESSED and path.is_file()):
+            return super().send_head()
+        key = (path, path.stat().st_mtime_ns)
+        body = self.cache.get(key)
+        if body is None:
+            body = self.cache[key] = gzip.compress(path.read_bytes(), mtime=0)
+        self.send_response(200)
+        self.send_header("Content-Type", self.guess_type(str(path)))
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Vary", "Accept-Encoding")
+        self.end_headers()
+        return _Bytes(body)
+
+
+class _Bytes:
+    """What send_head returns: something copyfile reads and do_GET closes."""
+
+    def __init__(self, body: bytes):
+        self.body = body
+
+    def read(self, *args):
+        body, self.body = self.body, b""
+        return body
+
+    def close(self):
+        pass
+
+
+def serve(site: Path, port: int = 0):
+    """Start serving `site` in a daemon thread; (server, base URL). Stop with shutdown()."""
+    handler = functools.partial(GzipHandler, directory=str(site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_port}/"
+
+
+def stop(server) -> None:
+    server.shutdown()
+    server.server_close()
+
+
+if __name__ == "__main__":
+    srv, url = serve(Path(sys.argv[1]), int(sys.argv[2]) if len(sys.argv) > 2 else 0)
+    print(url, flush=True)
+    try:
+        threading.Event().wait()
+    except KeyboardInterrupt:
+        stop(srv)
