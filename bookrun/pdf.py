@@ -19,7 +19,8 @@ from pathlib import Path
 
 from .print_page import PrintBook, PrintError, combine
 
-CHROMIUM = Path("/usr/bin/chromium")
+# Debian's chromium; BOOKRUN_CHROMIUM names another build of it (a CI runner's Chrome).
+CHROMIUM = Path(os.environ.get("BOOKRUN_CHROMIUM") or "/usr/bin/chromium")
 PAPERS = {"a4": "A4", "letter": "Letter"}
 PRINT_FILE = ".bookrun-print.html"   # written into the site while printing, then removed
 TIMEOUT_MS = 120_000                 # per page load and per print
@@ -133,3 +134,30 @@ def finalize(pdf: bytes, title: str) -> bytes:
     final = io.BytesIO()
     writer.write(final)
     return final.getvalue()
+
+
+def main(argv: list[str], root: Path) -> int:
+    import argparse
+    import sys
+
+    ap = argparse.ArgumentParser(prog="python -m bookrun pdf",
+                                 description="Print the built site (mkdocs build or zensical "
+                                 "build) as one book: SITE/book.pdf.")
+    ap.add_argument("--site", type=Path, default=root / "site",
+                    help="the built site (default: site/)")
+    ap.add_argument("--paper", choices=sorted(PAPERS), default="a4")
+    ap.add_argument("-o", "--output", type=Path, default=None,
+                    help="where to write the PDF (default: SITE/book.pdf)")
+    ap.add_argument("--config", type=Path, default=root / "mkdocs.yml",
+                    help="the config whose nav orders the chapters (default: mkdocs.yml)")
+    ap.add_argument("--chromium", type=Path, default=CHROMIUM,
+                    help=f"the browser that prints (default: $BOOKRUN_CHROMIUM, else {CHROMIUM})")
+    args = ap.parse_args(argv)
+    try:
+        done = build_pdf(args.site, args.config, args.output, args.paper, args.chromium)
+    except PrintError as exc:
+        print(f"bookrun: error: {exc}", file=sys.stderr)
+        return 1
+    print(f"bookrun: {os.path.relpath(done.path)}: {done.pages} pages ({args.paper}), "
+          f"{done.size / 1e6:.1f} MB, printed {done.prints}x in {done.seconds:.0f} s")
+    return 0
