@@ -6,6 +6,8 @@
     python -m bookrun prepare               execute what is stale (as a build would), then
                                             write figures and notebooks into docs/ for
                                             `zensical build`
+    python -m bookrun pdf [--site SITE] [--paper a4|letter] [-o OUT]
+                                            print the built site as one book, SITE/book.pdf
 
 Every command stops a chapter after --timeout seconds (default: $BOOKRUN_TIMEOUT,
 else 300), the same limit `mkdocs build` and `mkdocs serve` read from BOOKRUN_TIMEOUT.
@@ -38,13 +40,18 @@ def seconds(text: str) -> float:
 def main(argv=None, root: Path | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bookrun", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("command", choices=["run", "check", "update", "prepare"])
+    ap.add_argument("command", choices=["run", "check", "update", "prepare", "pdf"])
     ap.add_argument("names", nargs="*", help="chapter names (snippet folders) or a page for run")
     ap.add_argument("--timeout", type=seconds, default=None,
                     help="seconds per chapter (default: $BOOKRUN_TIMEOUT, else the "
                     "`timeout` option in mkdocs.yml, else 300)")
     ap.add_argument("--root", type=Path, default=root or Path.cwd(),
                     help="the book's folder, where mkdocs.yml is (default: this folder)")
+    if argv is None:
+        argv = sys.argv[1:]
+    if argv[:1] == ["pdf"]:  # its own options: it reads the built site, runs nothing
+        from .pdf import main as pdf_main
+        return pdf_main(argv[1:], (root or Path.cwd()).resolve())
     # Options anywhere on the line: `check --timeout 600 setup` as well as before the names.
     args = ap.parse_intermixed_args(argv)
     root = args.root.resolve()

@@ -17,7 +17,8 @@ LAYERS = [
     ("run", ["checkpoint", "worker", "session"]),
     ("record", ["record", "book"]),
     ("render", ["copy_above", "reach", "render", "page_render", "notebook", "math", "diagrams"]),
-    ("hosts", ["plugin", "serve", "extension", "zensical", "prepare", "__main__"]),
+    ("hosts", ["plugin", "serve", "extension", "zensical", "prepare", "print_page", "pdf",
+               "__main__"]),
 ]
 RANK = {m: n for n, (_, mods) in enumerate(LAYERS) for m in mods}
 

@@ -1,0 +1,211 @@
+"""The whole book as one PDF (`python -m bookrun pdf`), printed from the real built site."""
+import html
+import io
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import ROOT
+
+from bookrun.record import load_record
+
+pypdf = pytest.importorskip("pypdf")
+CHROMIUM = Path(os.environ.get("BOOKRUN_CHROMIUM") or "/usr/bin/chromium")
+if not CHROMIUM.exists():
+    pytest.skip(f"the PDF is printed by {CHROMIUM}: apt-get install chromium",
+                allow_module_level=True)
+
+PRINT_TIMEOUT = 900  # seconds for one print of the book (about 2.5 min on a busy machine)
+MAX_BYTES = 25_000_000
+TAG = re.compile(r"<[^>]+>")
+KATEX_HTML = re.compile(r'<span class="katex-html" aria-hidden="true">.*?</span></span></span>', re.S)
+ARTICLE = re.compile(r"<article\b[^>]*>(.*?)</article>", re.S)
+HEADING = re.compile(r"<h([12])\b[^>]*>(.*?)</h\1>", re.S)
+FIGURE = re.compile(r'<figure id="figure-(\d+)-(\d+)">.*?<figcaption>(.*?)</figcaption>', re.S)
+PAGES = ["index.html"] + [f"{p}/index.html" for p in (
+    "setup", "return-and-discount", "bandits", "q-learning", "policy-gradients", "ppo",
+    "rl-for-language-models")]
+# Three printed outputs, each a line of its snippet's recorded output.
+RECORDED = [
+    ("bandits", "bandits/learning_from_pulls.py",
+     " 20 pulls per machine: best-looking machine is C in 98.0% of agents"),
+    ("q_learning", "q_learning/gridworld.py", "13 squares to decide in, 52 Q-values to learn"),
+    ("rl_for_llms", "rl_for_llms/bradley_terry_reward_model.py",
+     "agrees with the raters on 87.3% of 3000 pairs"),
+]
+
+
+def squeeze(text: str) -> str:
+    """Text without whitespace: a PDF's extracted lines break where the page did."""
+    return "".join(text.split())
+
+
+def words(fragment: str) -> str:
+    fragment = re.sub(r'<a class="headerlink".*?</a>', "", fragment, flags=re.S)
+    return " ".join(html.unescape(TAG.sub("", KATEX_HTML.sub("", fragment))).split())
+
+
+def print_book(site: Path, out: Path) -> Path:
+    proc = subprocess.run([sys.executable, "-m", "bookrun", "pdf", "--site", str(site),
+                           "-o", str(out)], cwd=ROOT, capture_output=True, text=True,
+                          timeout=PRINT_TIMEOUT, env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert proc.returncode == 0, f"bookrun pdf failed:\n{proc.stdout}\n{proc.stderr}"
+    return out
+
+
+@pytest.fixture(scope="session")
+def book_pdf(built_site):
+    """The book printed from the built site, to its published place, SITE/book.pdf."""
+    print_book(built_site, built_site / "book.pdf")
+    return built_site / "book.pdf"
+
+
+@pytest.fixture(scope="session")
+def reader(book_pdf):
+    return pypdf.PdfReader(io.BytesIO(book_pdf.read_bytes()))
+
+
+@pytest.fixture(scope="session")
+def text(reader):
+    return "\n".join(page.extract_text() for page in reader.pages)
+
+
+@pytest.fixture(scope="session")
+def articles(built_site):
+    return {name: ARTICLE.search((built_site / name).read_text(encoding="utf-8")).group(1)
+            for name in PAGES}
+
+
+def outline_titles(reader) -> list[str]:
+    titles = []
+
+    def walk(items):
+        for item in items:
+            if isinstance(item, list):
+                walk(item)
+            else:
+                titles.append(item.title)
+    walk(reader.outline)
+    return titles
+
+
+def test_opens_tagged_with_language_title_and_size_limit(book_pdf, reader):
+    assert len(reader.pages) > 100, "the seven chapters should fill well over 100 pages"
+    root = reader.trailer["/Root"]
+    assert root["/MarkInfo"]["/Marked"] is True, "not a tagged PDF"
+    assert "/StructTreeRoot" in root
+    assert root["/Lang"] == "en"
+    assert reader.metadata.title == "Reinforcement learning, by running it"
+    assert book_pdf.stat().st_size <= MAX_BYTES, f"{book_pdf.stat().st_size} bytes"
+    # A4, in points (the default paper)
+    box = reader.pages[0].mediabox
+    assert (round(float(box.width)), round(float(box.height))) == (595, 842)
+
+
+def test_every_chapter_and_section_title_is_in_the_outline(reader, articles):
+    have = {squeeze(t) for t in outline_titles(reader)}
+    wanted = [words(inner) for article in articles.values() for _, inner in HEADING.findall(article)]
+    assert len(wanted) > 80
+    missing = [t for t in wanted if squeeze(t) not in have]
+    assert not missing, f"not in the PDF's outline: {missing}"
+    assert "Contents" in have
+
+
+def test_every_figure_number_appears_with_its_caption(text, articles):
+    flat = squeeze(text)
+    count = 0
+    for article in articles.values():
+        for n, m, caption in FIGURE.findall(article):
+            # The caption's words before any formula (a formula's glyphs extract differently).
+            plain = words(caption.split('<span class="arithmatex"')[0])
+            start = " ".join(plain.split()[:10])
+            assert start.startswith(f"Figure {n}.{m}."), start
+            assert squeeze(start) in flat, f"Figure {n}.{m}: caption not found in the PDF: {start!r}"
+            count += 1
+    assert count >= 20
+
+
+def test_no_raw_tex_bindings_or_directives(text):
+    for raw in ("\\frac", "$$", "@run"):
+        assert raw not in text, f"{raw!r} left in the PDF's text"
+    # "{{" may only come from printed code (an f-string's escaped brace).
+    code = squeeze("".join(p.read_text(encoding="utf-8")
+                           for p in sorted((ROOT / "snippets").rglob("*.py"))))
+    for line in text.splitlines():
+        if "{{" in line:
+            assert squeeze(line) in code, f"a raw {{{{ }}}} in the PDF's prose: {line!r}"
+
+
+@pytest.mark.parametrize("chapter,snippet,line", RECORDED, ids=[r[1] for r in RECORDED])
+def test_recorded_outputs_are_printed_verbatim(text, chapter, snippet, line):
+    [step] = [s for s in load_record(chapter).snippets if s["snippet"] == snippet]
+    assert line in step["output"].splitlines(), f"{snippet}: the record no longer prints {line!r}"
+    lines = {" ".join(x.split()) for x in text.splitlines()}
+    assert " ".join(line.split()) in lines, f"{snippet}: {line!r} not in the PDF"
+
+
+def test_internal_links_resolve(reader):
+    names = {name.lstrip("/") for name in reader.named_destinations}
+    internal = external = 0
+    for page in reader.pages:
+        for annot in page.get("/Annots") or []:
+            annot = annot.get_object()
+            if annot.get("/Subtype") != "/Link":
+                continue
+            if "/Dest" in annot:
+                dest = annot["/Dest"]
+                if isinstance(dest, str):
+                    assert dest.lstrip("/") in names, f"link to {dest}: no such destination"
+                else:
+                    assert reader.get_destination_page_number(
+                        pypdf.generic.Destination("", dest[0], dest[1], *dest[2:])) >= 0
+                internal += 1
+            elif "/URI" in annot.get("/A", {}):
+                external += 1
+    assert internal > 200, "the contents alone link to every chapter and section"
+    assert external > 50, "the reading lists' links are kept"
+    # The home page's table links to chapter 3 where chapter 3 starts.
+    pages = {n.lstrip("/"): reader.get_destination_page_number(d) + 1
+             for n, d in reader.named_destinations.items()}
+    start = pages["bandits--top"]
+    assert "Bandits" in reader.pages[start - 1].extract_text()
+    assert pages["ppo--figure-6-2"] >= pages["ppo--top"]
+
+
+def test_contents_show_the_pages_chapters_start_on(reader):
+    pages = {n.lstrip("/"): reader.get_destination_page_number(d) + 1
+             for n, d in reader.named_destinations.items()}
+    contents = reader.pages[1].extract_text() + reader.pages[2].extract_text()
+    flat = " ".join(contents.split())
+    assert f"Learning which option pays".lower() in flat.lower()
+    for line in contents.splitlines():
+        if "Bandits: learning" in line:
+            assert line.rstrip().endswith(str(pages["bandits--top"])), line
+            break
+    else:
+        pytest.fail("chapter 3 is not in the contents")
+
+
+def test_fonts_are_embedded(reader):
+    seen = 0
+    for page in reader.pages:
+        fonts = (page.get("/Resources") or {}).get("/Font") or {}
+        for ref in fonts.values():
+            font = ref.get_object()
+            if font.get("/Subtype") == "/Type3":
+                continue  # its glyphs are drawn by the file itself
+            if font.get("/Subtype") == "/Type0":
+                font = font["/DescendantFonts"][0].get_object()
+            desc = font["/FontDescriptor"].get_object()
+            assert any(k in desc for k in ("/FontFile", "/FontFile2", "/FontFile3")), \
+                f"{font.get('/BaseFont')} is not embedded"
+            seen += 1
+    assert seen > 0
+
+
+def test_byte_identical_across_two_builds(book_pdf, tmp_path):
+    again = print_book(book_pdf.parent, tmp_path / "again.pdf")
+    assert again.read_bytes() == book_pdf.read_bytes(), "two prints of one site differ"
