@@ -78,3 +78,33 @@ def test_a_book_without_numpy_or_torch_builds_checks_and_renders(tmp_path):
     assert built.returncode == 0, built.stderr
     page = (tmp_path / "site" / "plain" / "index.html").read_text()
     assert "counted 10" in page and "The sum is 10." in page
+
+
+HUNG = '''\
+from playwright.sync_api import sync_playwright
+
+
+def test_a_browser_wait_that_never_ends():
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium",
+                                    args=["--no-sandbox", "--headless"])
+        page = browser.new_page()
+        page.evaluate("() => new Promise(() => {})")  # resolves never
+'''
+
+
+def test_a_hung_browser_wait_fails_within_its_limit_with_a_stack(tmp_path):
+    """The suite's configuration (pyproject.toml) bounds every test: a browser wait that
+    never ends fails at the limit and prints where it hung, instead of stalling CI."""
+    if not Path("/usr/bin/chromium").is_file():
+        import pytest
+        pytest.skip("needs Debian's chromium (apt-get install chromium)")
+    (tmp_path / "test_hung.py").write_text(HUNG)
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-c", str(ROOT / "pyproject.toml"), "--rootdir",
+         str(tmp_path), "-o", "timeout=5", "-p", "no:cacheprovider", "test_hung.py"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 1, proc.stdout[-2000:]
+    assert "Failed: Timeout (>5.0s) from pytest-timeout" in proc.stdout
+    assert "test_hung.py:9: " in proc.stdout  # the line it hung on, in the traceback
+    assert "+ Timeout +" in proc.stdout  # and pytest-timeout's dump of every thread
