@@ -24,7 +24,9 @@ INSTALL_ZENSICAL = ("python -m venv .venv-zensical && "
 # The suite's layers (CONTRIBUTING.md, "Tests"): each test gets one marker, from what it needs.
 # Seconds per test, by layer, unless a test sets its own: a test's limit includes the
 # setup of the shared fixtures it is the first to need (the book's run, a site build).
-LIMITS = {"engine": 120, "book": 1200, "site": 900, "platforms": 2400}
+# The first test to need the real book waits for every chapter to run (several minutes
+# on two cores), and the first site test for that and a site build too.
+LIMITS = {"engine": 120, "book": 1800, "site": 1800, "platforms": 2400}
 SITE_FIXTURES = {"built_site", "zensical_site", "site", "base_url"}
 BOOK_FIXTURES = {"checked", "check_problems"}
 
@@ -77,7 +79,7 @@ def built_site(check_problems, tmp_path_factory):
     # Frozen, as when publishing: the site shows the committed (checked) records or fails.
     env = dict(os.environ, NO_MKDOCS_2_WARNING="1", BOOKRUN_FROZEN="true")
     proc = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(site)],
-                          cwd=ROOT, env=env, capture_output=True, text=True)
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, f"strict build failed:\n{proc.stdout}\n{proc.stderr}"
     return site
 
@@ -107,7 +109,7 @@ def zensical_build(project: Path) -> subprocess.CompletedProcess:
     env = dict(os.environ, PYTHONPATH=str(ROOT), NO_COLOR="1")
     config = ["-f", ZENSICAL_CONFIG] if (project / ZENSICAL_CONFIG).is_file() else []
     return subprocess.run([str(ZENSICAL), "build", "--clean", *config], cwd=project, env=env,
-                          capture_output=True, text=True)
+                          capture_output=True, text=True, timeout=600)
 
 
 @pytest.fixture(scope="session")
