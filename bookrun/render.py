@@ -6,6 +6,7 @@ import os
 import posixpath
 import re
 
+from .header import chapter_header
 from .page import BOUND, DIRECTIVE, FIGURE_REF, PageError, figure_texts, iter_prose_lines
 
 MARKDOWN_SPECIALS = re.compile(r"([\\`*_\[\]#])")
@@ -107,6 +108,7 @@ def render_page(markdown: str, chapter, record, read_code, page_uri: str, notebo
 
     Figures are numbered `<chapter_number>.<n>` in page order, under their captions.
     """
+    notebook_links = chapter_header(chapter, markdown, read_code, page_uri, notebook_links)
     by_snippet = {s["snippet"]: s for s in record.snippets} if record else {}
     page_dir = posixpath.dirname(page_uri)
 
