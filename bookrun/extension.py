@@ -20,6 +20,7 @@ from markdown import Extension
 from markdown.preprocessors import Preprocessor
 
 from .book import Book
+from .header import restore_line_numbers
 from .page import Chapter, PageError, parse_chapter
 from .record import Record, record_path, sha256
 from .render import render_page
@@ -131,6 +132,7 @@ class BookrunPreprocessor(Preprocessor):
     def render(self, text: str, hint: PageHint, zensical: bool) -> str:
         page = hint.docs_dir / hint.src_uri
         shown = os.path.relpath(page, hint.root)
+        text = restore_line_numbers(text, page)  # front matter stripped: lines shifted
         chapter = parse_chapter(text, hint.snippets_root, shown, page)
         if chapter is None:
             return text

@@ -83,6 +83,17 @@ def split_front_matter(text: str, shown: str) -> tuple[dict, str]:
     return meta, "\n".join([""] * (end + 1) + lines[end + 1:])
 
 
+def restore_line_numbers(text: str, page: Path) -> str:
+    """MkDocs and Zensical hand the renderer a page without its front matter; put back
+    as many empty lines, so that errors raised while rendering name the file's lines."""
+    if not page.is_file():
+        return text
+    source = page.read_text(encoding="utf-8")
+    if text == source or not text or not source.endswith(text):
+        return text
+    return "\n" * source[:len(source) - len(text)].count("\n") + text
+
+
 def field_line(text: str, key: str) -> int:
     """The line of `key:` in the front matter, for errors (1 if it is not there)."""
     for number, line in enumerate(text.split("\n"), 1):

@@ -170,3 +170,28 @@ def test_every_chapter_page_has_a_valid_header():
         text = page.read_text(encoding="utf-8")
         meta, _ = split_front_matter(text, str(page))
         check_fields(meta, text, str(page))
+
+
+def test_rendering_errors_name_the_file_line_despite_the_front_matter(tmp_path):
+    """MkDocs strips the front matter before the renderer sees the page: the lines it
+    took come back as empty lines, so a bad figure reference names the file's line."""
+    from bookrun.header import restore_line_numbers
+    page = tmp_path / "demo.md"
+    page.write_text(FRONT + BODY, encoding="utf-8")
+    restored = restore_line_numbers(BODY, page)
+    assert restored.splitlines()[FRONT.count("\n")] == "# Demo chapter"
+    assert restore_line_numbers(BODY, tmp_path / "absent.md") == BODY
+    assert restore_line_numbers("# Other text\n", page) == "# Other text\n"
+    bad = BODY.replace("Some words to read", "Figure 1.9 says words to read")
+    page.write_text(FRONT + bad, encoding="utf-8")
+    snippets = tmp_path / "snippets"
+    (snippets / "demo").mkdir(parents=True)
+    (snippets / "demo" / "add.py").write_text(SNIPPET, encoding="utf-8")
+    text = restore_line_numbers(bad, page)
+    chapter = parse_chapter(text, snippets, str(page), page)
+    record = type("Record", (), {"snippets": [{"snippet": "demo/add.py", "output": "3\n",
+                                               "figures": []}], "values": {}})()
+    with pytest.raises(PageError) as err:
+        render_page(text, chapter, record, lambda rel: SNIPPET, "demo.md", "",
+                    chapter_number="1")
+    assert err.value.line == FRONT.count("\n") + 3           # "Figure 1.9" in the file
