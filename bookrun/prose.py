@@ -23,6 +23,7 @@ from pathlib import Path
 
 from .model import Chapter
 from .page import BOUND, FIGURE_REF, iter_prose_lines
+from .header import split_front_matter
 
 DECIMAL = re.compile(r"(?<![\w.])\d+\.\d+(?![\w.])")
 # An integer, possibly with thousands separators ("20,000"), not part of a decimal,
@@ -97,7 +98,8 @@ def blank_math(line: str, open_: bool) -> tuple[str, bool]:
 
 
 def unexplained_numbers(chapter: Chapter, record, snippets_root: Path, shown: str) -> list[str]:
-    text = chapter.page.read_text(encoding="utf-8")
+    # The front matter (the chapter header's fields) is not prose: blanked, lines kept.
+    _, text = split_front_matter(chapter.page.read_text(encoding="utf-8"), shown)
     derived = {n for m in DERIVED.finditer(text) for n in m.group(1).split()}
     known = known_numbers(chapter, record, snippets_root)
     problems = []

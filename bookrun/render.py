@@ -9,6 +9,7 @@ import re
 from . import copy_above
 from .model import PageError, SnippetRecord
 from .page import BOUND, DIRECTIVE, FIGURE_REF, iter_prose_lines
+from .header import chapter_header
 
 MARKDOWN_SPECIALS = re.compile(r"([\\`*_\[\]#])")
 ALT_SPECIALS = re.compile(r"([\\\[\]])")  # what could end an image's [alt] early
@@ -115,6 +116,7 @@ def render_page(markdown: str, chapter, record, read_code, page_uri: str, notebo
     whose line 1 is the file's line `first_line` (a host strips the front matter).
     Figures are numbered `<chapter_number>.<n>` in page order, under their captions.
     """
+    notebook_links = chapter_header(chapter, markdown, read_code, page_uri, notebook_links)
     by_snippet = {s.snippet: s for s in record.snippets} if record else {}
     page_dir = posixpath.dirname(page_uri)
 
