@@ -98,7 +98,8 @@ class Book:
 
         A record edited by hand or corrupt raises RecordError, frozen build or not: only
         `update` replaces it, so nobody's edit is published or silently thrown away."""
-        rec = read_if_present(record_path(chapter.name, self.snippets_root))
+        path = record_path(chapter.name, self.snippets_root)
+        rec = read_if_present(path, os.path.relpath(path, self.root))
         if rec is None or rec.stamp != self.key(chapter):
             return None
         figs = self.figure_dir(chapter.name)
@@ -194,7 +195,7 @@ class Book:
             got = self._record_of(ch, run)
             path = record_path(ch.name, self.snippets_root)
             try:
-                expected, unreadable = read_record(path), []
+                expected, unreadable = read_record(path, os.path.relpath(path, self.root)), []
             except RecordError as exc:
                 expected, unreadable = None, [str(exc)]
             figures = (self.figure_dir(ch.name), run.figdir)

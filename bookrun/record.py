@@ -128,10 +128,12 @@ def figures_path(chapter_name: str, snippets_root: Path) -> Path:
     return snippets_root / chapter_name / FIGURES_NAME
 
 
-def read_record(path: Path) -> Record:
-    """Parse a record file; any missing, corrupt or malformed file raises RecordError."""
-    shown = os.path.relpath(path)
-    shown = str(path) if shown.startswith("..") else shown
+def read_record(path: Path, shown: str | None = None) -> Record:
+    """Parse a record file; any missing, corrupt or malformed file raises RecordError
+    (naming the file as `shown`, by default from the working folder)."""
+    if shown is None:
+        shown = os.path.relpath(path)
+        shown = str(path) if shown.startswith("..") else shown
     try:
         return Record.from_json(path.read_text(encoding="utf-8"), path.parent.name)
     except RecordError as exc:
@@ -140,10 +142,10 @@ def read_record(path: Path) -> Record:
         raise RecordError(f"{shown}: unreadable record ({type(exc).__name__}: {exc})") from None
 
 
-def read_if_present(path: Path) -> Record | None:
+def read_if_present(path: Path, shown: str | None = None) -> Record | None:
     """None when there is no record (execute then); a corrupt one raises RecordError,
     since re-executing would silently replace what someone wrote into it."""
-    return read_record(path) if path.exists() else None
+    return read_record(path, shown) if path.exists() else None
 
 
 def load_record(chapter_name: str, snippets_root: Path) -> Record:

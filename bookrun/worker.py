@@ -336,6 +336,11 @@ def run_step(step, job, namespace, state, live: Path):
                 raise SnippetError(job["page"], step["binding_lines"][body],
                                    f"{{{{ {body} }}}} after {path}: "
                                    f"{type(exc).__name__}: {exc}") from None
+            if ADDRESS.search(values[body]):  # would differ in every run, and in `check`
+                raise SnippetError(job["page"], step["binding_lines"][body],
+                                   f"{{{{ {body} }}}} after {path} shows an object address "
+                                   f"(differs every run): {values[body]!r}; bind a value "
+                                   "that prints the same each time")
     except SnippetError as exc:
         return None, {"kind": "error", "path": exc.path, "line": exc.line,
                       "message": str(exc), "traceback": "", "output": buffer.getvalue()}

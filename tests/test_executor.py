@@ -189,14 +189,16 @@ def test_deleted_committed_figure_is_re_executed(tmp_path):
     assert "executed" in logs[1]
 
 
-def test_corrupt_record_is_re_executed_not_trusted(tmp_path):
-    logs = []
-    book = make_book(tmp_path, "# Demo\n@run demo/a.py\n", {"a.py": "print(7)\n"}, logs=logs)
+def test_corrupt_record_fails_the_build_until_updated(tmp_path):
+    # Records are written atomically, so a corrupt one was damaged by someone: a build
+    # says so (tests/test_inputs.py has the cases) rather than silently replacing it.
+    book = make_book(tmp_path, "# Demo\n@run demo/a.py\n", {"a.py": "print(7)\n"})
     book.build()
     path = record_path("demo", book.snippets_root)
-    path.write_text(path.read_text()[:40])  # truncated, as by a crash mid-write
-    rec = book.build()["demo"]
-    assert "executed" in logs[1] and rec.output("a.py") == "7\n"
+    path.write_text(path.read_text()[:40])  # truncated
+    with pytest.raises(ExecutionError, match=r"_record.json: corrupt: not JSON at line \d+"):
+        book.build()
+    book.build(force=True)  # what `python -m bookrun update` does
     assert load_record("demo", book.snippets_root).output("a.py") == "7\n"
 
 
