@@ -19,7 +19,8 @@ from bookrun.book import Book
 from bookrun.drawing import same_drawing
 from bookrun.config import ConfigError
 from bookrun.page import PageError
-from bookrun.record import load_record, record_path
+from bookrun.model import SnippetRecord
+from bookrun.record import Record, load_record, record_path
 from bookrun.render import render_page
 from bookrun.session import ExecutionError
 
@@ -308,10 +309,14 @@ BOUND_CODE = {"a.py": "import numpy as np\nprint(np.arange(3) * 2)\n",
 
 
 def edit_record(book, **changes):
+    """Change a record as another machine's run would have written it (digest and all)."""
     path = record_path("demo", book.snippets_root)
     data = json.loads(path.read_text())
     for key, change in changes.items():
         data[key] = change(data[key])
+    data["digest"] = Record(data["chapter"], data["stamp"], data["versions"],
+                            tuple(SnippetRecord.from_json(s) for s in data["snippets"]),
+                            data["values"], data.get("platform", {})).digest()
     path.write_text(json.dumps(data))
 
 
