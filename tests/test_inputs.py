@@ -263,3 +263,21 @@ def test_the_plugin_refuses_a_time_limit_of_zero_or_less_naming_the_variable(tmp
     assert (f"bookrun: the time limit must be a positive number of seconds; "
             f"BOOKRUN_TIMEOUT='{value}', which mkdocs.yml reads, gives {value}") in result.stderr
     assert not (tmp_path / "snippets" / "demo" / "_record.json").exists()
+
+
+def test_the_cli_takes_timeout_anywhere_and_refuses_zero(tmp_path, monkeypatch, capsys):
+    make_book(tmp_path, "# Demo\n@run demo/a.py\n", {"a.py": "print(1)\n"})
+    assert main(["update", "--timeout", "600", "demo"], root=tmp_path) == 0
+    assert main(["check", "demo", "--timeout", "600"], root=tmp_path) == 0
+    monkeypatch.setenv("BOOKRUN_TIMEOUT", "0")
+    with pytest.raises(SystemExit):
+        main(["check", "demo"], root=tmp_path)
+    assert "BOOKRUN_TIMEOUT: not a positive number of seconds: '0'" in capsys.readouterr().err
+
+
+def test_the_plugin_writes_out_control_characters_in_the_error_it_prints(tmp_path):
+    result = mkdocs_build(tmp_path, "# Demo\n@run demo/a.py\n",
+                          {"a.py": "print('\\x07bell')\nraise ValueError('\\x1b[2Jcleared')\n"})
+    assert result.returncode == 1
+    assert "ValueError: \\x1b[2Jcleared" in result.stderr and "\\x07bell" in result.stderr
+    assert "\x1b" not in result.stderr and "\x07" not in result.stderr
