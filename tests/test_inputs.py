@@ -281,3 +281,10 @@ def test_the_plugin_writes_out_control_characters_in_the_error_it_prints(tmp_pat
     assert result.returncode == 1
     assert "ValueError: \\x1b[2Jcleared" in result.stderr and "\\x07bell" in result.stderr
     assert "\x1b" not in result.stderr and "\x07" not in result.stderr
+
+
+def test_the_serve_error_panel_writes_out_control_characters():
+    from bookrun.page_render import error_panel
+
+    panel = error_panel("# Title", "ValueError: \x1b[2J<b>")
+    assert "ValueError: \\x1b[2J&lt;b&gt;" in panel and "\x1b" not in panel
