@@ -25,6 +25,7 @@ from .config import ConfigError
 from .model import ExecutionError, PageError
 from .page import read_chapter
 from .prepare import prepare
+from .safe_text import visible
 
 
 def seconds(text: str) -> float:
@@ -80,13 +81,13 @@ def main(argv=None, root: Path | None = None) -> int:
             return 0
         checked = book.check(chapters)
     except (PageError, ExecutionError, ConfigError) as exc:
-        print(f"bookrun: error: {exc}", file=sys.stderr)
+        print(f"bookrun: error: {visible(str(exc))}", file=sys.stderr)
         return 1
     for note in checked.notes:
-        print(f"bookrun: note: {note}", file=sys.stderr)
+        print(f"bookrun: note: {visible(note)}", file=sys.stderr)
     problems = checked.problems
-    for p in problems:
-        print(p + "\n", file=sys.stderr)
+    for p in problems:  # a diff quotes outputs: written out, never acted on
+        print(visible(p) + "\n", file=sys.stderr)
     if problems:
         print(f"bookrun: {len(problems)} difference(s); if the change is intended, run "
               "`python -m bookrun update` and commit the records", file=sys.stderr)
@@ -108,12 +109,13 @@ def run_page(book: Book, pages) -> int:
         try:
             for step, res in zip(chapter.steps, run.steps):
                 print(f"==> {os.path.relpath(book.snippets_root / step.snippet, book.root)}")
-                print(res.output, end="" if res.output.endswith("\n") else "\n")
+                output = visible(res.output)  # the terminal shows control characters
+                print(output, end="" if output.endswith("\n") else "\n")
                 for fig in res.figures:
                     size = (run.figdir / fig).stat().st_size
                     print(f"[figure {fig} {size / 1024:.0f} KB]")
                 for body, text in res.values.items():
-                    print(f"{{{{ {body} }}}} -> {text}")
+                    print(f"{{{{ {body} }}}} -> {visible(text)}")
         finally:
             shutil.rmtree(run.workdir, ignore_errors=True)  # a look, not a record: keep nothing
             try:

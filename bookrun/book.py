@@ -14,11 +14,12 @@ from . import config as book_config
 from .config import BookConfig
 from .drawing import same_drawing
 from .key import step_keys
-from .model import Chapter, ExecutionError, FigureFile, PageError, Run, SnippetRecord
+from .model import (Chapter, ExecutionError, FigureFile, PageError, RecordError, Run,
+                    SnippetRecord)
 from .page import read_chapter
 from .prose import unexplained_numbers
-from .record import (Record, figures_path, read_if_valid, record_path, release, sha256,
-                     versions, write_atomic)
+from .record import (Record, figures_path, read_if_present, read_record, record_path, release,
+                     sha256, versions, write_atomic)
 from .session import WORKER_ENV, execute
 
 
@@ -93,8 +94,12 @@ class Book:
 
     # -- records --------------------------------------------------------------------
     def fresh_record(self, chapter: Chapter) -> Record | None:
-        """The committed record if it matches the code and its figures are in place."""
-        rec = read_if_valid(record_path(chapter.name, self.snippets_root))
+        """The committed record if it matches the code and its figures are in place.
+
+        A record edited by hand or corrupt raises RecordError, frozen build or not: only
+        `update` replaces it, so nobody's edit is published or silently thrown away."""
+        path = record_path(chapter.name, self.snippets_root)
+        rec = read_if_present(path, os.path.relpath(path, self.root))
         if rec is None or rec.stamp != self.key(chapter):
             return None
         figs = self.figure_dir(chapter.name)
@@ -162,7 +167,10 @@ class Book:
 
         def task(ch):
             t0 = time.perf_counter()
-            rec = None if force else self.fresh_record(ch)
+            try:
+                rec = None if force else self.fresh_record(ch)
+            except RecordError as exc:
+                raise ExecutionError(str(exc)) from None
             verb = "reused record"
             if rec is None and self.frozen:
                 raise ExecutionError(f"{os.path.relpath(record_path(ch.name, self.snippets_root), self.root)}"
@@ -186,10 +194,14 @@ class Book:
             run = self.run(ch)
             got = self._record_of(ch, run)
             path = record_path(ch.name, self.snippets_root)
-            expected = read_if_valid(path)
+            try:
+                expected, unreadable = read_record(path, os.path.relpath(path, self.root)), []
+            except RecordError as exc:
+                expected, unreadable = None, [str(exc)]
             figures = (self.figure_dir(ch.name), run.figdir)
             problems, notes = compare(ch, expected, got, os.path.relpath(path, self.root),
                                       os.path.relpath(ch.page, self.root), figures)
+            problems = unreadable or problems
             shutil.rmtree(run.workdir, ignore_errors=True)  # committed figures stay as they are
             problems += unexplained_numbers(ch, got, self.snippets_root,
                                             os.path.relpath(ch.page, self.root))

@@ -7,6 +7,7 @@ import nbformat
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 
 from .render import fill_prose
+from .safe_text import visible
 
 
 def chapter_notebook(chapter, record, read_code, figure_dir: Path, title: str) -> str:
@@ -19,7 +20,9 @@ def chapter_notebook(chapter, record, read_code, figure_dir: Path, title: str) -
         snippet = record.snippet(step.snippet)
         outputs = []
         if snippet.output:
-            outputs.append(new_output("stream", name="stdout", text=snippet.output))
+            # Control characters written out, as on the page (safe_text): a raw `\r`
+            # would rewind the line in Jupyter but break it on the page.
+            outputs.append(new_output("stream", name="stdout", text=visible(snippet.output)))
         for fig in snippet.figures:
             svg = (figure_dir / fig.name).read_text(encoding="utf-8")
             outputs.append(new_output("display_data", data={"image/svg+xml": svg}))

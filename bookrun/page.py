@@ -5,12 +5,15 @@ import os
 import re
 from pathlib import Path
 
+from .bindings import binding_problem, outside_code
 from .model import Binding, Chapter, FigureText, PageError, Step
+from .names import unsafe_name
 
 # `@run <chapter>/<file>.py [word ...]`: trailing words are options (FLAGS, LIMITS).
 DIRECTIVE = re.compile(
     r"^(?P<indent>[ \t]*)@run[ \t]+(?P<path>\S+)(?P<words>(?:[ \t]+\S+)*)[ \t]*$")
-# `{{ expr }}` or `{{ expr | format-spec }}`; the spec is whatever follows the last `|`.
+# `{{ expr }}` or `{{ expr | format-spec }}`; the spec is whatever follows the last `|`
+# (the grammar, checked as the page is read, is in bindings.py).
 BOUND = re.compile(r"\{\{ (?P<body>.+?) \}\}")
 FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 # Under a directive, one `Figure:` caption and one `Alt:` text per figure the snippet
@@ -29,6 +32,8 @@ LIMITS = {
     "max-output": "lines the snippet may print (and 100 bytes per line)",
     "max-figures": "figures the snippet may show",
     "max-figure-kb": "kilobytes per figure",
+    "max-figure-megapixels": "millions of pixels per figure (width x height x dpi squared, "
+                             "and each image array it shows), checked before drawing",
 }
 
 
@@ -124,6 +129,11 @@ def parse_chapter(text: str, snippets_root: Path, shown: str,
         m = DIRECTIVE.match(line)
         if m:
             rel = m.group("path")
+            unsafe = unsafe_name(rel, snippets_root)  # before the file system is asked
+            if unsafe and m.group("words") and not rel.endswith(".py"):
+                unsafe += f" (a space in the name? the line reads {line.strip()!r})"
+            if unsafe:
+                raise PageError(shown, number, unsafe)
             if not (snippets_root / rel).is_file():
                 missing = os.path.relpath(snippets_root / rel, project)
                 raise PageError(shown, number, f"snippet not found: {missing}")
@@ -131,9 +141,12 @@ def parse_chapter(text: str, snippets_root: Path, shown: str,
             found.append((rel, number, parse_options(m.group("words"), shown, number),
                           tuple(figures), end, []))
             continue
-        for b in BOUND.finditer(line):
+        for b in outside_code(BOUND, line):  # inline code is shown as written
             if not found:
                 raise PageError(shown, number, f"{{{{ {b.group('body')} }}}} comes before any @run")
+            problem = binding_problem(b.group("body"))
+            if problem:
+                raise PageError(shown, number, f"{{{{ {b.group('body')} }}}}: {problem}")
             found[-1][5].append(Binding(b.group("body").strip(), number))
     if not found:
         return None

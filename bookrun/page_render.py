@@ -22,6 +22,7 @@ from .config import BookConfig
 from .model import Chapter, PageError
 from .record import Record
 from .render import render_page
+from .safe_text import visible
 
 # Where a chapter's .ipynb is published, under both generators (mkdocs-jupyter copies it
 # there; `prepare` writes it there), and so where the Colab button opens it on gh-pages.
@@ -86,7 +87,7 @@ def error_panel(markdown: str, error: str, title: str = STALE) -> str:
     no Markdown extension and nothing in the error is read as Markdown."""
     panel = ('<div class="admonition failure bookrun-error" role="alert">\n'
              f'<p class="admonition-title">{title}</p>\n'
-             f'<pre><code>{html.escape(error)}</code></pre>\n</div>')
+             f'<pre><code>{html.escape(visible(error))}</code></pre>\n</div>')
     lines = markdown.split("\n")
     title = next((i for i, ln in enumerate(lines) if ln.startswith("# ")), -1)
     return "\n".join(lines[:title + 1] + ["", panel, ""] + lines[title + 1:])

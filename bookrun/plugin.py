@@ -30,6 +30,7 @@ from .model import ExecutionError, PageError
 from .notebook import chapter_notebook, page_title
 from .page_render import FIGURE, BookrunExtension, PageContext, chapter_number
 from .record import Record, read_if_valid, record_path, write_atomic
+from .safe_text import visible
 from .serve import CompiledTemplates, reuse_notebook_templates, reuse_search_entries
 from .session import DEFAULT_TIMEOUT
 
@@ -86,6 +87,12 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
         except ConfigError as exc:
             raise PluginError(f"bookrun: {exc}") from None
         self.current: PageContext | None = None
+        if not self.config.timeout > 0:  # 0 would not mean "no limit": it would mean none
+            env = os.environ.get("BOOKRUN_TIMEOUT")
+            source = (f"BOOKRUN_TIMEOUT={env!r}, which mkdocs.yml reads" if env is not None
+                      else "the bookrun plugin's `timeout` option in mkdocs.yml")
+            raise PluginError(f"bookrun: the time limit must be a positive number of "
+                              f"seconds; {source}, gives {self.config.timeout!r}")
         root = Path(config.config_file_path).resolve().parent
         self.book = Book(root=root, config=book_config, docs_dir=Path(config.docs_dir),
                          snippets_root=root / self.config.snippets_dir,
@@ -109,7 +116,7 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
             for page, error in (broken or {}).items():
                 self.broken[str(page)] = error
                 log.info(f"{os.path.relpath(page, self.book.root)} shows this error "
-                         f"until it is fixed:\n{error}")
+                         f"until it is fixed:\n{visible(error)}")
             if not self.config.execute:
                 records = {}
             elif getattr(self, "serving", False):
@@ -117,7 +124,9 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
             else:
                 records = self.book.build(chapters)
         except (PageError, ExecutionError) as exc:
-            raise PluginError(f"bookrun: {exc}") from None
+            # Written out: an error may quote a snippet's output (`\x1b[2J` would clear
+            # the terminal).
+            raise PluginError(f"bookrun: {visible(str(exc))}") from None
         self._drop_prepared(files, chapters)
         self.pages = {}
         for ch in chapters:
@@ -311,7 +320,8 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
             except ExecutionError as exc:
                 failures[ch.name] = str(exc)
                 records[ch.name] = read_if_valid(record_path(ch.name, self.book.snippets_root))
-                log.info(f"{ch.page.name} shows this error until it is fixed:\n{exc}")
+                log.info(f"{ch.page.name} shows this error until it is fixed:\n"
+                         f"{visible(str(exc))}")
 
         with ThreadPoolExecutor(max_workers=max(1, self.book.jobs)) as pool:
             list(pool.map(one, chapters))

@@ -14,6 +14,8 @@ from .model import RecordError, SnippetRecord
 
 RECORD_NAME = "_record.json"
 FIGURES_NAME = "_figures"  # committed beside the record: snippets/<chapter>/_figures/
+CONFLICT_MARKERS = ("<<<<<<<", "=======", ">>>>>>>")  # what git leaves in a conflicted file
+REWRITE = "run python -m bookrun update {} to execute it afresh, and commit the result"
 
 
 def versions(libraries=()) -> dict[str, str]:
@@ -69,10 +71,20 @@ class Record:
         except KeyError:
             raise KeyError(f"{self.chapter}: no bound value {{{{ {body} }}}} in the record") from None
 
+    def digest(self) -> str:
+        """A hash of what the record says the snippets gave: outputs, figure hashes,
+        values and platform. Kept in the file, so a hand edit (or a merge that mixed two
+        records) no longer matches it. Not a signature: `update` rewrites both."""
+        body = {"snippets": [s.to_json() for s in self.snippets], "values": self.values,
+                "platform": self.platform}
+        canonical = json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+        return hashlib.sha256(canonical.encode()).hexdigest()
+
     def to_json(self) -> str:
         data = {
             "chapter": self.chapter,
             "stamp": self.stamp,
+            "digest": self.digest(),
             "versions": self.versions,
             "platform": self.platform,
             "snippets": [s.to_json() for s in self.snippets],
@@ -81,11 +93,31 @@ class Record:
         return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
 
     @classmethod
-    def from_json(cls, text: str) -> "Record":
-        data = json.loads(text)
-        return cls(data["chapter"], data["stamp"], data["versions"],
-                   tuple(SnippetRecord.from_json(s) for s in data["snippets"]), data["values"],
-                   data.get("platform", {}))
+    def from_json(cls, text: str, chapter: str = "CHAPTER") -> "Record":
+        """Parse and verify a record's text; RecordError says what is wrong with it
+        (and `chapter` names what to update)."""
+        rewrite = REWRITE.format(chapter)
+        for number, line in enumerate(text.splitlines(), start=1):
+            if line.startswith(CONFLICT_MARKERS):
+                raise RecordError(f"line {number}: a merge conflict marker ({line[:7]}): "
+                                  f"{rewrite}, rather than resolving it by hand")
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise RecordError(f"corrupt: not JSON at line {exc.lineno}, column {exc.colno} "
+                              f"({exc.msg}); {rewrite}") from None
+        try:
+            record = cls(data["chapter"], data["stamp"], data["versions"],
+                         tuple(SnippetRecord.from_json(s) for s in data["snippets"]),
+                         data["values"], data.get("platform", {}))
+            stored = data["digest"]
+        except (KeyError, TypeError, AttributeError, RecordError) as exc:
+            raise RecordError(f"corrupt: malformed record ({type(exc).__name__}: {exc}); "
+                              f"{rewrite}") from None
+        if stored != record.digest():
+            raise RecordError(f"edited by hand? its outputs do not match its digest; "
+                              f"{rewrite}")
+        return record
 
 
 def record_path(chapter_name: str, snippets_root: Path) -> Path:
@@ -96,12 +128,24 @@ def figures_path(chapter_name: str, snippets_root: Path) -> Path:
     return snippets_root / chapter_name / FIGURES_NAME
 
 
-def read_record(path: Path) -> Record:
-    """Parse a record file; any missing, corrupt or malformed file raises RecordError."""
+def read_record(path: Path, shown: str | None = None) -> Record:
+    """Parse a record file; any missing, corrupt or malformed file raises RecordError
+    (naming the file as `shown`, by default from the working folder)."""
+    if shown is None:
+        shown = os.path.relpath(path)
+        shown = str(path) if shown.startswith("..") else shown
     try:
-        return Record.from_json(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise RecordError(f"{path}: unreadable record ({type(exc).__name__}: {exc})") from None
+        return Record.from_json(path.read_text(encoding="utf-8"), path.parent.name)
+    except RecordError as exc:
+        raise RecordError(f"{shown}: {exc}") from None
+    except (OSError, ValueError) as exc:
+        raise RecordError(f"{shown}: unreadable record ({type(exc).__name__}: {exc})") from None
+
+
+def read_if_present(path: Path, shown: str | None = None) -> Record | None:
+    """None when there is no record (execute then); a corrupt one raises RecordError,
+    since re-executing would silently replace what someone wrote into it."""
+    return read_record(path, shown) if path.exists() else None
 
 
 def load_record(chapter_name: str, snippets_root: Path) -> Record:

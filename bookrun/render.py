@@ -7,9 +7,11 @@ import posixpath
 import re
 
 from . import copy_above
+from .bindings import sub_outside_code
 from .model import PageError, SnippetRecord
 from .page import BOUND, DIRECTIVE, FIGURE_REF, iter_prose_lines
 from .header import chapter_header
+from .safe_text import visible
 
 MARKDOWN_SPECIALS = re.compile(r"([\\`*_\[\]#])")
 ALT_SPECIALS = re.compile(r"([\\\[\]])")  # what could end an image's [alt] early
@@ -59,13 +61,16 @@ def render_step(snippet_path: str, code: str, snippet: SnippetRecord | None, fig
     `figures` holds (number, caption, alt) for each figure the snippet shows, in order;
     `index` counts the page's code blocks above this one (for "Copy with the N above").
     """
-    out = fenced(code, f'python title="{snippet_path}"', indent)
+    # The parse allows only safe names (bookrun.names); escaped all the same, since a
+    # quote would end the title and the rest would become markup.
+    out = fenced(code, f'python title="{html.escape(snippet_path)}"', indent)
     out += copy_above.placeholder(index, code, indent)
     if snippet is not None:
         if snippet.output:
-            # A code block escapes its content, so a printed <b> shows as text.
-            out += [""] + fenced(snippet.output, '{ .text .bookrun-output title="Output" }',
-                                 indent)
+            # A code block escapes its content, so a printed <b> shows as text; control
+            # characters are written out (safe_text), as in the notebook.
+            out += [""] + fenced(visible(snippet.output),
+                                 '{ .text .bookrun-output title="Output" }', indent)
         for fig, (number, caption, alt) in zip(snippet.figures, figures, strict=True):
             out += [""] + figure_markdown(figure_url(fig.name), number, caption, alt, indent)
         if platform_bound:
@@ -75,7 +80,7 @@ def render_step(snippet_path: str, code: str, snippet: SnippetRecord | None, fig
 
 def bound_text(value: str) -> str:
     """A bound value as literal prose: never read as Markdown or HTML."""
-    return MARKDOWN_SPECIALS.sub(r"\\\1", html.escape(value, quote=False))
+    return MARKDOWN_SPECIALS.sub(r"\\\1", html.escape(visible(value), quote=False))
 
 
 def shown_path(page) -> str:
@@ -104,7 +109,7 @@ def numbered_figures(chapter, step, snippet: SnippetRecord | None, record, chapt
         counter.append(fig)
         # The caption is Markdown, so its values are escaped; the alt is an attribute.
         texts.append((f"{chapter_number}.{len(counter)}", fill_prose(fig.caption, record),
-                      BOUND.sub(value, fig.alt)))
+                      sub_outside_code(BOUND, lambda b: visible(value(b)), fig.alt)))
     return texts
 
 
@@ -164,7 +169,7 @@ def check_references(refs, chapter, chapter_number, count: int) -> None:
 
 def fill_prose(text: str, record) -> str:
     """Every `{{ }}` in Markdown prose replaced by its value, as literal text."""
-    return BOUND.sub(lambda b: render_value(b.group("body").strip(), record), text)
+    return sub_outside_code(BOUND, lambda b: render_value(b.group("body").strip(), record), text)
 
 
 def render_value(body: str, record) -> str:

@@ -24,6 +24,9 @@ MAX_OUTPUT_LINES = 200
 BYTES_PER_LINE = 100  # so 200 lines allow 20 kB
 MAX_FIGURES = 4
 MAX_FIGURE_KB = 500
+# Checked before a figure is drawn: a 20000 x 20000 image took minutes and gigabytes to
+# write before the kilobyte limit could see it. 20 million pixels is a 4000 x 5000 screen.
+MAX_FIGURE_MEGAPIXELS = 20
 # The worker stops itself at the deadline (keeping the snippet's line and output);
 # this much later the parent kills it, for code that never returns to Python.
 KILL_GRACE = 5.0
@@ -50,6 +53,8 @@ def limits(step: Step) -> dict:
         "max_bytes": max(lines, MAX_OUTPUT_LINES) * BYTES_PER_LINE,
         "max_figures": step.options.get("max-figures", MAX_FIGURES),
         "max_figure_bytes": step.options.get("max-figure-kb", MAX_FIGURE_KB) * 1000,
+        "max_figure_pixels": step.options.get("max-figure-megapixels",
+                                              MAX_FIGURE_MEGAPIXELS) * 1_000_000,
     }
 
 

@@ -149,6 +149,13 @@ def install_figure_capture(state: dict, plt):
                        f"`@run {limits['snippet']} max-figures=N`")
             fig = plt.figure(num)
             state["count"] += 1
+            too_big = oversized(fig, limits["max_figure_pixels"])
+            if too_big:
+                plt.close("all")
+                refuse(state, f"figure {state['count']} {too_big}, over the limit of "
+                       f"{limits['max_figure_pixels'] // 1_000_000} million pixels, refused "
+                       "before drawing: make it smaller, or raise the limit with "
+                       f"`@run {limits['snippet']} max-figure-megapixels=N`")
             name = f"{state['stem']}-{state['count']}.svg"
             path = state["figdir"] / name  # a resumed session draws into a new folder
             fig.savefig(path, format="svg", metadata={"Date": None})
@@ -163,6 +170,24 @@ def install_figure_capture(state: dict, plt):
         plt.close("all")
 
     plt.show = show
+
+
+def oversized(fig, limit: int) -> str | None:
+    """What makes a figure more than `limit` pixels, before anything is drawn: its size
+    at the dpi it is saved with, or an image array it shows (a vector file embeds the
+    array at full size)."""
+    import matplotlib
+
+    dpi = matplotlib.rcParams["savefig.dpi"]
+    dpi = fig.dpi if dpi == "figure" else float(dpi)
+    width, height = fig.get_size_inches() * dpi
+    if width * height > limit:
+        return f"is {width:.0f} x {height:.0f} pixels (figure size x dpi)"
+    for image in fig.images + [im for ax in fig.axes for im in ax.get_images()]:
+        shape = getattr(image.get_array(), "shape", ())
+        if len(shape) >= 2 and shape[0] * shape[1] > limit:
+            return f"shows an image of {shape[1]} x {shape[0]} pixels"
+    return None
 
 
 def platform_fingerprint(probes: dict) -> dict:
@@ -311,6 +336,11 @@ def run_step(step, job, namespace, state, live: Path):
                 raise SnippetError(job["page"], step["binding_lines"][body],
                                    f"{{{{ {body} }}}} after {path}: "
                                    f"{type(exc).__name__}: {exc}") from None
+            if ADDRESS.search(values[body]):  # would differ in every run, and in `check`
+                raise SnippetError(job["page"], step["binding_lines"][body],
+                                   f"{{{{ {body} }}}} after {path} shows an object address "
+                                   f"(differs every run): {values[body]!r}; bind a value "
+                                   "that prints the same each time")
     except SnippetError as exc:
         return None, {"kind": "error", "path": exc.path, "line": exc.line,
                       "message": str(exc), "traceback": "", "output": buffer.getvalue()}

@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 
 from .book import Book
-from .model import Chapter, PageError
+from .model import Chapter, PageError, RecordError
 from .page import parse_chapter
 from .page_render import FIGURE, NOTEBOOK, PageContext, chapter_number
 from .record import Record, record_path, sha256
@@ -48,7 +48,10 @@ def page_context(md) -> PageContext | None:
 
 def fresh_record(book: Book, chapter: Chapter) -> Record:
     """The chapter's committed record, if it is fresh; Zensical never executes."""
-    record = book.fresh_record(chapter)
+    try:
+        record = book.fresh_record(chapter)
+    except RecordError as exc:  # edited by hand or corrupt: named, with the way out
+        raise PageError(chapter.shown, chapter.steps[0].line, str(exc)) from None
     if record is None:
         where = os.path.relpath(record_path(chapter.name, book.snippets_root), book.root)
         raise PageError(chapter.shown, chapter.steps[0].line,

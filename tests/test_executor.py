@@ -19,7 +19,8 @@ from bookrun.book import Book
 from bookrun.drawing import same_drawing
 from bookrun.config import ConfigError
 from bookrun.page import PageError
-from bookrun.record import load_record, record_path
+from bookrun.model import SnippetRecord
+from bookrun.record import Record, load_record, record_path
 from bookrun.render import render_page
 from bookrun.session import ExecutionError
 
@@ -189,14 +190,16 @@ def test_deleted_committed_figure_is_re_executed(tmp_path):
     assert "executed" in logs[1]
 
 
-def test_corrupt_record_is_re_executed_not_trusted(tmp_path):
-    logs = []
-    book = make_book(tmp_path, "# Demo\n@run demo/a.py\n", {"a.py": "print(7)\n"}, logs=logs)
+def test_corrupt_record_fails_the_build_until_updated(tmp_path):
+    # Records are written atomically, so a corrupt one was damaged by someone: a build
+    # says so (tests/test_inputs.py has the cases) rather than silently replacing it.
+    book = make_book(tmp_path, "# Demo\n@run demo/a.py\n", {"a.py": "print(7)\n"})
     book.build()
     path = record_path("demo", book.snippets_root)
-    path.write_text(path.read_text()[:40])  # truncated, as by a crash mid-write
-    rec = book.build()["demo"]
-    assert "executed" in logs[1] and rec.output("a.py") == "7\n"
+    path.write_text(path.read_text()[:40])  # truncated
+    with pytest.raises(ExecutionError, match=r"_record.json: corrupt: not JSON at line \d+"):
+        book.build()
+    book.build(force=True)  # what `python -m bookrun update` does
     assert load_record("demo", book.snippets_root).output("a.py") == "7\n"
 
 
@@ -306,10 +309,14 @@ BOUND_CODE = {"a.py": "import numpy as np\nprint(np.arange(3) * 2)\n",
 
 
 def edit_record(book, **changes):
+    """Change a record as another machine's run would have written it (digest and all)."""
     path = record_path("demo", book.snippets_root)
     data = json.loads(path.read_text())
     for key, change in changes.items():
         data[key] = change(data[key])
+    data["digest"] = Record(data["chapter"], data["stamp"], data["versions"],
+                            tuple(SnippetRecord.from_json(s) for s in data["snippets"]),
+                            data["values"], data.get("platform", {})).digest()
     path.write_text(json.dumps(data))
 
 

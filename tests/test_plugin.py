@@ -25,8 +25,8 @@ markdown_extensions:
 """
 
 
-def build(tmp_path, page, snippets, extra_env=None):
-    (tmp_path / "mkdocs.yml").write_text(CONFIG)
+def build(tmp_path, page, snippets, extra_env=None, timeout="60"):
+    (tmp_path / "mkdocs.yml").write_text(CONFIG.replace("timeout: 60", f"timeout: {timeout}"))
     (tmp_path / "docs").mkdir(exist_ok=True)
     (tmp_path / "docs" / "demo.md").write_text(textwrap.dedent(page))
     folder = tmp_path / "snippets" / "demo"

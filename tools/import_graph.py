@@ -12,8 +12,8 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "bookrun"
 LAYERS = [
-    ("model", ["model", "config", "drawing", "source"]),
-    ("parse", ["page", "header", "key", "prose"]),
+    ("model", ["model", "config", "drawing", "source", "safe_text"]),
+    ("parse", ["names", "bindings", "page", "header", "key", "prose"]),
     ("run", ["checkpoint", "worker", "session"]),
     ("record", ["record", "book"]),
     ("render", ["copy_above", "reach", "render", "page_render", "notebook", "math", "diagrams"]),
