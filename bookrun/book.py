@@ -10,7 +10,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import frames
 from .drawing import same_drawing
+from .interactive import published
 from .page import Chapter, PageError, read_chapter
 from .prose import unexplained_numbers
 from .record import (ROOT, Record, figures_path, read_if_valid, record_path, release, sha256,
@@ -78,7 +80,7 @@ class Book:
             return None
         figs = self.figure_dir(chapter.name)
         for s in rec.snippets:
-            for f in s["figures"]:
+            for f in published(s):
                 path = figs / f["name"]
                 if not path.is_file() or sha256(path) != f["sha256"]:
                     return None
@@ -91,6 +93,7 @@ class Book:
                 "snippet": step.snippet,
                 "output": res["output"],
                 "figures": [{"name": n, "sha256": sha256(run.figdir / n)} for n in res["figures"]],
+                **({"frames": res["frames"]} if res.get("frames") else {}),
             })
             values.update(res["values"])
         return Record(chapter.name, stamp(chapter, self.snippets_root), versions(), snippets,
@@ -244,6 +247,7 @@ def compare(chapter: Chapter, expected: Record | None, got: Record, where: str,
             problems.append(f"{name}: figures differ{hint}: expected "
                             f"{[f['name'] for f in e['figures']]}, got "
                             f"{[f['name'] for f in s['figures']]} (or their bytes changed)")
+        problems += frames.compare(name, e, s, *(figures or (None, None)))
     for step in chapter.steps:
         if not exact(step.snippet):
             continue

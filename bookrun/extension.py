@@ -20,6 +20,7 @@ from markdown import Extension
 from markdown.preprocessors import Preprocessor
 
 from .book import Book
+from .interactive import published, script_url
 from .page import Chapter, PageError, parse_chapter
 from .record import Record, record_path, sha256
 from .render import render_page
@@ -142,7 +143,8 @@ class BookrunPreprocessor(Preprocessor):
             links = notebook_links(chapter.name, hint, self.colab_base)
         code = lambda rel: (hint.snippets_root / rel).read_text(encoding="utf-8")  # noqa: E731
         out = render_page(text, chapter, hint.record, code, hint.src_uri, links,
-                          chapter_number=hint.chapter_number)
+                          chapter_number=hint.chapter_number,
+                          script=script_url(hint.src_uri, hint.url, hint.html_links_from_source))
         if hint.failure is not None:
             out = error_panel(out, hint.failure)
         return out
@@ -181,7 +183,7 @@ def check_prepared(chapter: Chapter, hint: PageHint, shown: str) -> None:
     `prepare` wrote them; a missing or outdated one would be a broken link."""
     for step in chapter.steps:
         snippet = next(s for s in hint.record.snippets if s["snippet"] == step.snippet)
-        for fig in snippet["figures"]:
+        for fig in published(snippet):
             path = hint.docs_dir / FIGURE.format(chapter.name, fig["name"])
             if not path.is_file() or sha256(path) != fig["sha256"]:
                 raise PageError(shown, step.line, f"{os.path.relpath(path, hint.root)} is "

@@ -6,6 +6,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import interactive as interactive_figures
+
 # `@run <chapter>/<file>.py [word ...]`: trailing words are options (FLAGS, LIMITS).
 DIRECTIVE = re.compile(
     r"^(?P<indent>[ \t]*)@run[ \t]+(?P<path>\S+)(?P<words>(?:[ \t]+\S+)*)[ \t]*$")
@@ -14,7 +16,9 @@ BOUND = re.compile(r"\{\{ (?P<body>.+?) \}\}")
 FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 # Under a directive, one `Figure:` caption and one `Alt:` text per figure the snippet
 # shows, in order; a line indented deeper than the directive continues the field above.
-FIGURE_FIELD = re.compile(r"^(?P<indent>[ \t]*)(?P<key>Figure|Alt):[ \t]*(?P<text>.*)$")
+# An interactive figure adds `Interactive:` and `Control:` lines (bookrun.interactive).
+FIGURE_FIELD = re.compile(
+    r"^(?P<indent>[ \t]*)(?P<key>Figure|Alt|Interactive|Control):[ \t]*(?P<text>.*)$")
 # Prose names a figure by its number, "Figure 3.2": checked when the page renders.
 FIGURE_REF = re.compile(r"\bFigure (\d+)\.(\d+)\b")
 MIN_ALT_WORDS = 8  # fewer words cannot say both what a figure shows and what to notice
@@ -28,6 +32,8 @@ LIMITS = {
     "max-output": "lines the snippet may print (and 100 bytes per line)",
     "max-figures": "figures the snippet may show",
     "max-figure-kb": "kilobytes per figure",
+    "max-frames": "frames per interactive figure",
+    "max-frame-kb": "kilobytes one frame of an interactive figure adds to its default frame",
 }
 
 
@@ -60,6 +66,7 @@ class FigureText:
     caption: str
     alt: str
     line: int  # the `Figure:` line in the page
+    interactive: interactive_figures.Interactive | None = None  # its controls, if any
 
 
 def figure_texts(lines: list[str], start: int, indent: str, shown: str,
@@ -82,7 +89,8 @@ def figure_texts(lines: list[str], start: int, indent: str, shown: str,
             break
         i += 1
     texts = []
-    for n in range(0, len(fields), 2):
+    n = 0
+    while n < len(fields):
         pair = fields[n:n + 2]
         keys = [f[0] for f in pair]
         if keys != ["Figure", "Alt"]:
@@ -94,7 +102,15 @@ def figure_texts(lines: list[str], start: int, indent: str, shown: str,
         if len(alt.split()) < MIN_ALT_WORDS or alt == caption:
             raise PageError(shown, alt_line, "an `Alt:` text must say what the figure shows and "
                             f"what to notice (at least {MIN_ALT_WORDS} words, not the caption)")
-        texts.append(FigureText(caption, alt, line))
+        end = n + 2
+        if end < len(fields) and fields[end][0] == "Interactive":
+            end += 1
+            while end < len(fields) and fields[end][0] in ("Control", "Interactive"):
+                end += 1
+        inter = (interactive_figures.parse(fields[n + 2:end], shown, PageError)
+                 if end > n + 2 else None)
+        texts.append(FigureText(caption, alt, line, inter))
+        n = end
     return texts, i
 
 
@@ -186,6 +202,7 @@ def parse_chapter(text: str, snippets_root: Path, shown: str,
             figures, _ = figure_texts(lines, number, m.group("indent"), shown, number + 1)
             steps.append(Step(rel, number, options=parse_options(m.group("words"), shown, number),
                               figures=figures))
+            interactive_figures.check_limits(steps[-1], shown, PageError)
             continue
         for b in BOUND.finditer(line):
             if not steps:

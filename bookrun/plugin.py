@@ -24,6 +24,7 @@ from watchdog.observers import Observer
 from . import checkpoint, extension
 from .book import Book
 from .extension import FIGURE, HOME, PageHint
+from .interactive import published
 from .notebook import chapter_notebook, page_title
 from .page import PageError
 from .record import Record, read_if_valid, record_path, write_atomic
@@ -113,7 +114,7 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
                 continue
             figs = self.book.figure_dir(ch.name)
             for s in rec.snippets:
-                for f in s["figures"]:
+                for f in published(s):
                     if failure is None or (figs / f["name"]).is_file():
                         files.append(File.generated(config, FIGURE.format(ch.name, f["name"]),
                                                     abs_src_path=str(figs / f["name"])))

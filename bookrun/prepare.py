@@ -12,6 +12,7 @@ import os
 
 from .book import Book
 from .extension import FIGURE, HOME, NOTEBOOK
+from .interactive import published
 from .notebook import chapter_notebook, page_title
 from .record import write_atomic
 
@@ -32,7 +33,7 @@ def prepare(book: Book) -> list[str]:
         if ch.name == HOME:
             continue
         rec, figs = records[ch.name], book.figure_dir(ch.name)
-        names = [f["name"] for s in rec.snippets for f in s["figures"]]
+        names = [f["name"] for s in rec.snippets for f in published(s)]
         for name in names:
             put(FIGURE.format(ch.name, name), (figs / name).read_bytes())
         folder = book.docs_dir / FIGURE.format(ch.name, "")

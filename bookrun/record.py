@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
 
+from . import interactive
 from .page import Chapter
 
 RECORD_NAME = "_record.json"
@@ -55,6 +56,7 @@ def stamp(chapter: Chapter, snippets_root: Path) -> str:
         h.update(step.snippet.encode() + b"\0")
         h.update((snippets_root / step.snippet).read_bytes() + b"\0")
         h.update(json.dumps([b.body for b in step.bindings]).encode())
+        h.update(interactive.stamp(step))  # b"" for a snippet with no interactive figure
     return h.hexdigest()
 
 

@@ -6,6 +6,7 @@ import os
 import posixpath
 import re
 
+from .interactive import controls_html, script_tag
 from .page import BOUND, DIRECTIVE, FIGURE_REF, PageError, figure_texts, iter_prose_lines
 
 MARKDOWN_SPECIALS = re.compile(r"([\\`*_\[\]#])")
@@ -52,7 +53,8 @@ def render_step(snippet_path: str, code: str, snippet: dict | None, figure_url, 
                 figures=(), platform_bound: bool = False) -> str:
     """The code block, then (when executed) the output block and the figures.
 
-    `figures` holds (number, caption, alt) for each figure the snippet shows, in order.
+    `figures` holds (number, caption, alt, interactive) for each figure the snippet
+    shows, in order; an interactive one gets its controls under it.
     """
     out = fenced(code, f'python title="{snippet_path}"', indent)
     if snippet is not None:
@@ -60,8 +62,12 @@ def render_step(snippet_path: str, code: str, snippet: dict | None, figure_url, 
             # A code block escapes its content, so a printed <b> shows as text.
             out += [""] + fenced(snippet["output"], '{ .text .bookrun-output title="Output" }',
                                  indent)
-        for fig, (number, caption, alt) in zip(snippet["figures"], figures, strict=True):
+        frames = {f["figure"]: f for f in snippet.get("frames", [])}
+        for fig, (number, caption, alt, inter) in zip(snippet["figures"], figures, strict=True):
             out += [""] + figure_markdown(figure_url(fig["name"]), number, caption, alt, indent)
+            if inter is not None and fig["name"] in frames:
+                anchor = "figure-" + number.replace(".", "-")
+                out += [""] + controls_html(inter, frames[fig["name"]], anchor, indent)
         if platform_bound:
             out += ["", indent + PLATFORM_NOTE]
     return "\n".join(out)
@@ -79,7 +85,7 @@ def shown_path(page) -> str:
 
 
 def numbered_figures(chapter, step, snippet: dict | None, record, chapter_number, counter):
-    """(number, caption, alt) for each figure a snippet showed; errors name page and line."""
+    """(number, caption, alt, interactive) for each figure a snippet showed; errors name page and line."""
     shown, page = len(snippet["figures"]) if snippet else 0, shown_path(chapter.page)
     if len(step.figures) != shown:
         where = step.figures[0].line if step.figures and not shown else step.line
@@ -97,15 +103,16 @@ def numbered_figures(chapter, step, snippet: dict | None, record, chapter_number
         counter.append(fig)
         # The caption is Markdown, so its values are escaped; the alt is an attribute.
         texts.append((f"{chapter_number}.{len(counter)}", fill_prose(fig.caption, record),
-                      BOUND.sub(value, fig.alt)))
+                      BOUND.sub(value, fig.alt), fig.interactive))
     return texts
 
 
 def render_page(markdown: str, chapter, record, read_code, page_uri: str, notebook_links: str = "",
-                chapter_number=None) -> str:
+                chapter_number=None, script: str | None = None) -> str:
     """Replace every `@run` line and every `{{ }}` in the prose of one page.
 
     Figures are numbered `<chapter_number>.<n>` in page order, under their captions.
+    `script` is the frames script's address: loaded only if a figure is interactive.
     """
     by_snippet = {s["snippet"]: s for s in record.snippets} if record else {}
     page_dir = posixpath.dirname(page_uri)
@@ -141,6 +148,8 @@ def render_page(markdown: str, chapter, record, read_code, page_uri: str, notebo
             title_done = True
     if record:
         check_references(refs, chapter, chapter_number, len(counter))
+        if script and any(f.interactive for f in counter):
+            lines += ["", script_tag(script)]
     return "\n".join(lines) + "\n"
 
 

@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import checkpoint
+from . import checkpoint, interactive
 from .page import Chapter, Step
 
 DEFAULT_TIMEOUT = 300.0
@@ -102,6 +102,7 @@ def execute(chapter: Chapter, root: Path, snippets_root: Path, scratch: Path,
             "limits": limits(s),
             "bindings": [[b.body, b.expr, b.spec] for b in s.bindings],
             "binding_lines": {b.body: b.line for b in s.bindings},
+            "interactive": interactive.job_spec(s, os.path.relpath(chapter.page, root)),
         } for s in chapter.steps],
     }
     keys = []
