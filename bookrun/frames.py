@@ -309,3 +309,17 @@ if __name__ == "__main__":  # pragma: no cover - a quick look at a frames file
         data = json.loads(Path(arg).read_text())
         print(arg, len(data["frames"]), "frames,", len(data["pieces"]), "pieces,",
               gzipped_size(Path(arg)), "bytes gzipped")
+
+
+def rebuild(base_svg: bytes, data: dict, n: int) -> ET.Element:
+    """Frame `n` as the browser assembles it (docs/assets/frames.js): the default frame
+    with the frame's groups swapped in. For tests; the page does this in script."""
+    root = parse_svg(base_svg)
+    parents = {c: p for p in root.iter() for c in p}
+    for key, k in data["frames"][n][1].items():
+        old = find(root, key)
+        parent = parents[old]
+        new = ET.fromstring(data["pieces"][k])
+        new.tail = old.tail
+        parent[list(parent).index(old)] = new
+    return root

@@ -118,7 +118,7 @@ def parse_values(text: str) -> tuple[tuple, tuple[str, ...], bool]:
         values.append(value)
     if not values:
         raise ControlError("an empty list of values")
-    if len(set(map(repr, values))) != len(values):
+    if len({(isinstance(v, str), v) for v in values}) != len(values):  # 1 and 1.0 too
         raise ControlError(f"a value is listed twice in {text!r}")
     return tuple(values), tuple(v if isinstance(v, str) else part.strip()
                                 for v, part in zip(values, parts)), False
