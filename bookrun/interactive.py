@@ -205,7 +205,12 @@ def job_spec(step, page: str) -> list | None:
 def stamp(step) -> bytes:
     """What a step's interactive figures add to the chapter's stamp: the controls and the
     code that records frames (nothing for a step without them, so other records stay)."""
-    specs = [fig.interactive.spec() for fig in step.figures if fig.interactive]
+    # Without line numbers: moving the prose around a figure does not re-execute it (and
+    # Zensical hands the extension a page without its front matter).
+    specs = [{"function": f.interactive.function,
+              "controls": [[c.name, list(c.values), list(c.shown), c.label, c.play]
+                           for c in f.interactive.controls]}
+             for f in step.figures if f.interactive]
     if not specs:
         return b""
     return (json.dumps(specs, sort_keys=True).encode()
