@@ -180,6 +180,7 @@ def test_each_control_changes_the_frame_by_mouse(tab):
     assert first["text"] == "curve a: frequency 1.0, amplitude 1"
     # the slider: a click at its right end picks its last value
     slider = page.locator("#figure-1-1-freq")
+    slider.scroll_into_view_if_needed(timeout=TIMEOUT_MS)
     box = slider.bounding_box(timeout=TIMEOUT_MS)
     page.mouse.click(box["x"] + box["width"] - 2, box["y"] + box["height"] / 2)
     wait_for_text(tab, "curve a: frequency 2.0, amplitude 1")

@@ -33,7 +33,9 @@ def clip_frame(rho=1.0, advantage=1, eps=0.2):
     _ = right.plot([rho], [np.interp(rho, grid, slopes)], "o", color="black")
     right.set_ylim(-1.4, 1.4)
     right.set_title("slope d objective / dρ")
-    plt.tight_layout()
+    # fixed margins, not tight_layout: every frame keeps the same axes, and drawing
+    # 186 frames does not lay each one out twice
+    fig.subplots_adjust(left=0.1, right=0.98, bottom=0.16, top=0.9, wspace=0.28)
     print(f"ρ = {rho:.2f}, Â = {advantage:+d}, ε = {eps:.1f}: objective {value:+.2f}, "
           f"slope {slope}")
     plt.show()
