@@ -203,8 +203,8 @@ def job_spec(step, page: str) -> list | None:
 
 
 def stamp(step) -> bytes:
-    """What a step's interactive figures add to the chapter's stamp: the controls and the
-    code that records frames (nothing for a step without them, so other records stay)."""
+    """What a step's interactive figures add to the chapter's stamp: the controls (their
+    values as parsed) and the code that records frames (nothing for a step without them, so other records stay)."""
     # Without line numbers: moving the prose around a figure does not re-execute it (and
     # Zensical hands the extension a page without its front matter).
     specs = [{"function": f.interactive.function,
@@ -213,8 +213,7 @@ def stamp(step) -> bytes:
              for f in step.figures if f.interactive]
     if not specs:
         return b""
-    return (json.dumps(specs, sort_keys=True).encode()
-            + (HERE / "frames.py").read_bytes() + (HERE / "interactive.py").read_bytes())
+    return json.dumps(specs, sort_keys=True).encode() + (HERE / "frames.py").read_bytes()
 
 
 def published(snippet: dict) -> list[dict]:
