@@ -23,7 +23,6 @@ import gzip
 import http.server
 import json
 import os
-import re
 import subprocess
 import sys
 import tempfile

@@ -16,9 +16,7 @@ default frame, so a page without script, print and the notebook show it as usual
 from __future__ import annotations
 
 import ast
-import hashlib
 import html
-import itertools
 import json
 import math
 import posixpath
@@ -50,16 +48,6 @@ class Control:
     is_range: bool  # `A to B step S`: a slider; a list: radio buttons or a select
     line: int
 
-    def index(self, value) -> int | None:
-        """Where the function's default sits among the values (None: not there)."""
-        for i, v in enumerate(self.values):
-            if type(v) is type(value) and v == value or (
-                    isinstance(v, (int, float)) and not isinstance(v, bool)
-                    and isinstance(value, (int, float)) and not isinstance(value, bool)
-                    and math.isclose(v, value, rel_tol=0, abs_tol=1e-12)):
-                return i
-        return None
-
 
 @dataclass(frozen=True)
 class Interactive:
@@ -72,10 +60,6 @@ class Interactive:
     @property
     def frames(self) -> int:
         return math.prod(len(c.values) for c in self.controls)
-
-    def combinations(self):
-        """Every frame's index tuple, in the order frames are recorded (last varies fastest)."""
-        return itertools.product(*(range(len(c.values)) for c in self.controls))
 
     def spec(self) -> dict:
         """What the worker needs (JSON): names, values, shown values, lines."""
@@ -301,6 +285,3 @@ def step_text(c: Control) -> str:
     a, b = Decimal(c.shown[0]), Decimal(c.shown[1])
     return str(b - a)
 
-
-def digest(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
