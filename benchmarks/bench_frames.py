@@ -62,7 +62,8 @@ def static_figures(site: Path) -> dict:
             "frames": len(json.loads(f.read_text("utf-8"))["frames"]),
             "bytes": f.stat().st_size, "gzip": gz(f)} for f in files},
         "committed": sum(f.stat().st_size for f in committed),
-        "all_pages": sorted(p.parent.relative_to(site).as_posix() for p in site.rglob("index.html")),
+        "all_pages": sorted(p.parent.relative_to(site).as_posix()
+                            for p in site.rglob("index.html")),
     }
 
 

@@ -188,7 +188,8 @@ def job_spec(step, page: str) -> list | None:
 
 def stamp(step) -> bytes:
     """What a step's interactive figures add to the chapter's stamp: the controls (their
-    values as parsed) and the code that records frames (nothing for a step without them, so other records stay)."""
+    values as parsed) and the code that records frames; nothing for a step without
+    them, so other chapters' records stay fresh."""
     # Without line numbers: moving the prose around a figure does not re-execute it (and
     # Zensical hands the extension a page without its front matter).
     specs = [{"function": f.interactive.function,

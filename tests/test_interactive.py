@@ -183,7 +183,8 @@ def test_defaults_and_names_are_checked_against_the_function(tmp_path, controls,
 
 
 def test_a_failing_frame_names_the_page_line_and_values(tmp_path):
-    code = WAVE.replace("    x = np.linspace", "    assert freq < 2, 'too fast'\n    x = np.linspace")
+    code = WAVE.replace("    x = np.linspace",
+                        "    assert freq < 2, 'too fast'\n    x = np.linspace")
     with pytest.raises(ExecutionError) as err:
         make(tmp_path, page(CONTROLS), code).build()
     assert ("failed in docs/demo.md:5: frame freq=2.0, amp=1, label='plain': wave raised "

@@ -85,8 +85,8 @@ def make_project(dest: Path) -> Path:
         (dest / "snippets" / chapter / name).write_text(code)
     shutil.copy(ROOT / "matplotlibrc", dest / "matplotlibrc")
     config = (ROOT / "mkdocs.yml").read_text()
-    config = re.sub(r"(?ms)^nav:\n.*?\n\n", "nav:\n  - 1. Demo: demo.md\n  - 2. Plain: plain.md\n\n",
-                    config)
+    nav = "nav:\n  - 1. Demo: demo.md\n  - 2. Plain: plain.md\n\n"
+    config = re.sub(r"(?ms)^nav:\n.*?\n\n", nav, config)
     config = re.sub(r"(?m)^watch:\n  - bookrun\n", "", config)  # no bookrun/ folder here
     (dest / "mkdocs.yml").write_text(config)
     Book(root=dest, timeout=120).build()  # the records, as `bookrun update` writes them
