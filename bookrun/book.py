@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import config as book_config
+from . import frames
 from .config import BookConfig
 from .drawing import same_drawing
 from .key import step_keys
@@ -104,7 +105,7 @@ class Book:
             return None
         figs = self.figure_dir(chapter.name)
         for s in rec.snippets:
-            for f in s.figures:
+            for f in s.files:
                 path = figs / f.name
                 if not path.is_file() or sha256(path) != f.sha256:
                     return None
@@ -114,7 +115,7 @@ class Book:
         snippets, values = [], {}
         for step, res in zip(chapter.steps, run.steps):
             figures = tuple(FigureFile(n, sha256(run.figdir / n)) for n in res.figures)
-            snippets.append(SnippetRecord(step.snippet, res.output, figures))
+            snippets.append(SnippetRecord(step.snippet, res.output, figures, res.frames))
             values.update(res.values)
         return Record(chapter.name, self.key(chapter), versions(self.config.libraries),
                       tuple(snippets), values, run.platform)
@@ -274,6 +275,7 @@ def compare(chapter: Chapter, expected: Record | None, got: Record, where: str,
             problems.append(f"{name}: figures differ{hint}: expected "
                             f"{[f.name for f in e.figures]}, got "
                             f"{[f.name for f in s.figures]} (or their bytes changed)")
+        problems += frames.compare(name, e, s, *(figures or (None, None)))
     for step in chapter.steps:
         if not exact(step.snippet):
             continue

@@ -21,6 +21,7 @@ import hashlib
 import json
 from pathlib import Path
 
+from . import interactive
 from .model import Chapter
 
 HERE = Path(__file__).resolve().parent
@@ -64,5 +65,8 @@ def step_keys(chapter: Chapter, snippets_root: Path, style: Path, env: dict) -> 
         h.update((snippets_root / step.snippet).read_bytes() + b"\0")
         h.update(json.dumps(step.options, sort_keys=True).encode())
         h.update(json.dumps([b.body for b in step.bindings]).encode())
+        controls = interactive.stamp(step)
+        if controls:  # an interactive figure: its controls and the code recording frames
+            h.update(controls + code_digest((HERE / "frames.py").read_text(encoding="utf-8")))
     keys.append(h.hexdigest())
     return keys

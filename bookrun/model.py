@@ -53,6 +53,7 @@ class FigureText:
     caption: str
     alt: str
     line: int  # the `Figure:` line in the page
+    interactive: object | None = None  # bookrun.interactive.Interactive: its controls
 
 
 @dataclass(frozen=True)
@@ -87,6 +88,26 @@ class Chapter:
 
 # -- what a session gives back -----------------------------------------------------------
 @dataclass(frozen=True)
+class FramesFile:
+    """Every frame of one interactive figure (bookrun.frames), committed beside it."""
+
+    name: str  # e.g. clip_explorer-1.frames.json, in the figure folder
+    sha256: str
+    figure: str  # the figure it animates: its default frame
+    default: tuple[int, ...]  # the default frame's position, one index per control
+    text: str  # the default frame's line of text
+
+    @classmethod
+    def from_json(cls, data: dict) -> "FramesFile":
+        return cls(data["name"], data["sha256"], data["figure"], tuple(data["default"]),
+                   data["text"])
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "sha256": self.sha256, "figure": self.figure,
+                "default": list(self.default), "text": self.text}
+
+
+@dataclass(frozen=True)
 class SnippetRun:
     """One snippet's result in a session."""
 
@@ -94,10 +115,12 @@ class SnippetRun:
     output: str  # stdout and stderr, interleaved as printed
     figures: tuple[str, ...]  # file names in the run's figure folder, in order shown
     values: dict  # binding body -> formatted text
+    frames: tuple[FramesFile, ...] = ()  # the interactive figures' frames, if any
 
     @classmethod
     def from_json(cls, data: dict) -> "SnippetRun":
-        return cls(data["path"], data["output"], tuple(data["figures"]), dict(data["values"]))
+        return cls(data["path"], data["output"], tuple(data["figures"]), dict(data["values"]),
+                   tuple(FramesFile.from_json(f) for f in data.get("frames", ())))
 
 
 @dataclass(frozen=True)
@@ -122,15 +145,25 @@ class SnippetRecord:
     snippet: str  # path under the snippets root
     output: str
     figures: tuple[FigureFile, ...]
+    frames: tuple[FramesFile, ...] = ()
+
+    @property
+    def files(self) -> tuple:
+        """What it committed to the figure folder: figures, then frames files."""
+        return self.figures + self.frames
 
     @classmethod
     def from_json(cls, data: dict) -> "SnippetRecord":
         if not isinstance(data["snippet"], str) or not isinstance(data["figures"], list):
             raise RecordError("malformed snippet entry")
         return cls(data["snippet"], "\n".join(data["output"]),
-                   tuple(FigureFile(f["name"], f["sha256"]) for f in data["figures"]))
+                   tuple(FigureFile(f["name"], f["sha256"]) for f in data["figures"]),
+                   tuple(FramesFile.from_json(f) for f in data.get("frames", ())))
 
     def to_json(self) -> dict:
         # Lists of lines keep a changed output readable in a diff.
-        return {"snippet": self.snippet, "output": self.output.split("\n"),
+        data = {"snippet": self.snippet, "output": self.output.split("\n"),
                 "figures": [{"name": f.name, "sha256": f.sha256} for f in self.figures]}
+        if self.frames:  # only interactive figures have any: other records keep their bytes
+            data["frames"] = [f.to_json() for f in self.frames]
+        return data

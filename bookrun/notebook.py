@@ -6,6 +6,7 @@ from pathlib import Path
 import nbformat
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 
+from .interactive import notebook_cell
 from .render import fill_prose
 from .safe_text import visible
 
@@ -31,6 +32,8 @@ def chapter_notebook(chapter, record, read_code, figure_dir: Path, title: str) -
         cells.append(cell)
         if step.figures and len(step.figures) == len(snippet.figures):
             cells.append(new_markdown_cell(figure_texts(step, record), id=f"cell-{n:02d}-figures"))
+        for k, fig in enumerate(f for f in step.figures if f.interactive):
+            cells.append(new_code_cell(notebook_cell(fig.interactive), id=f"cell-{n:02d}-live-{k}"))
     nb = new_notebook(cells=cells, metadata={
         "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
         "language_info": {"name": "python"},

@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 from .bindings import binding_problem, outside_code
+from . import interactive as interactive_figures
 from .model import Binding, Chapter, FigureText, PageError, Step
 from .names import unsafe_name
 
@@ -18,7 +19,9 @@ BOUND = re.compile(r"\{\{ (?P<body>.+?) \}\}")
 FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 # Under a directive, one `Figure:` caption and one `Alt:` text per figure the snippet
 # shows, in order; a line indented deeper than the directive continues the field above.
-FIGURE_FIELD = re.compile(r"^(?P<indent>[ \t]*)(?P<key>Figure|Alt):[ \t]*(?P<text>.*)$")
+# An interactive figure adds `Interactive:` and `Control:` lines (bookrun.interactive).
+FIGURE_FIELD = re.compile(
+    r"^(?P<indent>[ \t]*)(?P<key>Figure|Alt|Interactive|Control):[ \t]*(?P<text>.*)$")
 # Prose names a figure by its number, "Figure 3.2": checked when the page renders.
 FIGURE_REF = re.compile(r"\bFigure (\d+)\.(\d+)\b")
 MIN_ALT_WORDS = 8  # fewer words cannot say both what a figure shows and what to notice
@@ -32,6 +35,8 @@ LIMITS = {
     "max-output": "lines the snippet may print (and 100 bytes per line)",
     "max-figures": "figures the snippet may show",
     "max-figure-kb": "kilobytes per figure",
+    "max-frames": "frames per interactive figure",
+    "max-frame-kb": "kilobytes one frame of an interactive figure adds to its default frame",
     "max-figure-megapixels": "millions of pixels per figure (width x height x dpi squared, "
                              "and each image array it shows), checked before drawing",
 }
@@ -57,7 +62,8 @@ def figure_texts(lines: list[str], start: int, indent: str, shown: str,
             break
         i += 1
     texts = []
-    for n in range(0, len(fields), 2):
+    n = 0
+    while n < len(fields):
         pair = fields[n:n + 2]
         keys = [f[0] for f in pair]
         if keys != ["Figure", "Alt"]:
@@ -69,7 +75,15 @@ def figure_texts(lines: list[str], start: int, indent: str, shown: str,
         if len(alt.split()) < MIN_ALT_WORDS or alt == caption:
             raise PageError(shown, alt_line, "an `Alt:` text must say what the figure shows and "
                             f"what to notice (at least {MIN_ALT_WORDS} words, not the caption)")
-        texts.append(FigureText(caption, alt, line))
+        end = n + 2
+        if end < len(fields) and fields[end][0] == "Interactive":
+            end += 1
+            while end < len(fields) and fields[end][0] in ("Control", "Interactive"):
+                end += 1
+        inter = (interactive_figures.parse(fields[n + 2:end], shown, PageError)
+                 if end > n + 2 else None)
+        texts.append(FigureText(caption, alt, line, inter))
+        n = end
     return texts, i
 
 
@@ -152,6 +166,8 @@ def parse_chapter(text: str, snippets_root: Path, shown: str,
         return None
     steps = tuple(Step(rel, number, tuple(bindings), options, figures, end)
                   for rel, number, options, figures, end, bindings in found)
+    for step in steps:
+        interactive_figures.check_limits(step, shown, PageError)
     folders = {Path(s.snippet).parent.as_posix() for s in steps}
     if len(folders) != 1 or folders == {"."}:
         raise PageError(shown, steps[0].line,

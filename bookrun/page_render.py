@@ -19,6 +19,7 @@ from markdown.preprocessors import Preprocessor
 
 from . import copy_above
 from .config import BookConfig
+from .interactive import script_url
 from .model import Chapter, PageError
 from .record import Record
 from .render import render_page
@@ -126,7 +127,9 @@ class BookrunPreprocessor(Preprocessor):
         code = lambda rel: (context.snippets_root / rel).read_text(encoding="utf-8")  # noqa: E731
         out = render_page(text, chapter, context.record, code, context.src_uri, links,
                           chapter_number=context.chapter_number,
-                          first_line=first_line(context.source, text))
+                          first_line=first_line(context.source, text),
+                          script=script_url(context.src_uri, context.url,
+                                            context.html_links_from_source))
         if context.failure is not None:
             out = error_panel(out, context.failure)
         return out

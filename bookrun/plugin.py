@@ -137,7 +137,7 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
                 continue
             figs = self.book.figure_dir(ch.name)
             for s in rec.snippets:
-                for f in s.figures:
+                for f in s.files:
                     if failure is None or (figs / f.name).is_file():
                         files.append(File.generated(config, FIGURE.format(ch.name, f.name),
                                                     abs_src_path=str(figs / f.name)))

@@ -32,7 +32,7 @@ def prepare(book: Book) -> list[str]:
         if not book.has_notebook(ch):
             continue
         rec, figs = records[ch.name], book.figure_dir(ch.name)
-        names = [f.name for s in rec.snippets for f in s.figures]
+        names = [f.name for s in rec.snippets for f in s.files]
         for name in names:
             put(FIGURE.format(ch.name, name), (figs / name).read_bytes())
         folder = book.docs_dir / FIGURE.format(ch.name, "")

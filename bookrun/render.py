@@ -11,6 +11,7 @@ from .bindings import sub_outside_code
 from .model import PageError, SnippetRecord
 from .page import BOUND, DIRECTIVE, FIGURE_REF, iter_prose_lines
 from .header import chapter_header
+from .interactive import controls_html, script_tag
 from .safe_text import visible
 
 MARKDOWN_SPECIALS = re.compile(r"([\\`*_\[\]#])")
@@ -58,8 +59,8 @@ def render_step(snippet_path: str, code: str, snippet: SnippetRecord | None, fig
                 index: int = 0) -> str:
     """The code block, then (when executed) the output block and the figures.
 
-    `figures` holds (number, caption, alt) for each figure the snippet shows, in order;
-    `index` counts the page's code blocks above this one (for "Copy with the N above").
+    `figures` holds (number, caption, alt, interactive) for each figure the snippet
+    shows, in order (an interactive one gets its controls under it); `index` counts the page's code blocks above this one (for "Copy with the N above").
     """
     # The parse allows only safe names (bookrun.names); escaped all the same, since a
     # quote would end the title and the rest would become markup.
@@ -71,8 +72,12 @@ def render_step(snippet_path: str, code: str, snippet: SnippetRecord | None, fig
             # characters are written out (safe_text), as in the notebook.
             out += [""] + fenced(visible(snippet.output),
                                  '{ .text .bookrun-output title="Output" }', indent)
-        for fig, (number, caption, alt) in zip(snippet.figures, figures, strict=True):
+        frames = {f.figure: f for f in snippet.frames}
+        for fig, (number, caption, alt, inter) in zip(snippet.figures, figures, strict=True):
             out += [""] + figure_markdown(figure_url(fig.name), number, caption, alt, indent)
+            if inter is not None and fig.name in frames:
+                anchor = "figure-" + number.replace(".", "-")
+                out += [""] + controls_html(inter, frames[fig.name], anchor, indent)
         if platform_bound:
             out += ["", indent + PLATFORM_NOTE]
     return "\n".join(out)
@@ -109,17 +114,19 @@ def numbered_figures(chapter, step, snippet: SnippetRecord | None, record, chapt
         counter.append(fig)
         # The caption is Markdown, so its values are escaped; the alt is an attribute.
         texts.append((f"{chapter_number}.{len(counter)}", fill_prose(fig.caption, record),
-                      sub_outside_code(BOUND, lambda b: visible(value(b)), fig.alt)))
+                      sub_outside_code(BOUND, lambda b: visible(value(b)), fig.alt),
+                      fig.interactive))
     return texts
 
 
 def render_page(markdown: str, chapter, record, read_code, page_uri: str, notebook_links: str = "",
-                chapter_number=None, first_line: int = 1) -> str:
+                chapter_number=None, first_line: int = 1, script: str | None = None) -> str:
     """Replace every `@run` line and every `{{ }}` in the prose of one page.
 
     `chapter` is the parse of the page's file; `markdown` is the text the host converts,
     whose line 1 is the file's line `first_line` (a host strips the front matter).
     Figures are numbered `<chapter_number>.<n>` in page order, under their captions.
+    `script` is the frames script's address: loaded only if a figure is interactive.
     """
     notebook_links = chapter_header(chapter, markdown, read_code, page_uri, notebook_links)
     by_snippet = {s.snippet: s for s in record.snippets} if record else {}
@@ -155,6 +162,8 @@ def render_page(markdown: str, chapter, record, read_code, page_uri: str, notebo
             title_done = True
     if record:
         check_references(refs, chapter, chapter_number, len(counter))
+        if script and any(f.interactive for f in counter):
+            lines += ["", script_tag(script)]
     return "\n".join(lines) + "\n"
 
 

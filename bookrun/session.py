@@ -12,7 +12,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from . import checkpoint
+from . import checkpoint, interactive
 from .key import step_keys
 from .model import Chapter, ExecutionError, Run, SnippetRun, Step
 
@@ -83,6 +83,7 @@ def execute(chapter: Chapter, root: Path, snippets_root: Path, scratch: Path,
             "limits": limits(s),
             "bindings": [[b.body, b.expr, b.spec] for b in s.bindings],
             "binding_lines": {b.body: b.line for b in s.bindings},
+            "interactive": interactive.job_spec(s, os.path.relpath(chapter.page, root)),
         } for s in chapter.steps],
     }
     keys = []

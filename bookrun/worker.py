@@ -26,7 +26,7 @@ import traceback
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
-from bookrun import checkpoint
+from bookrun import checkpoint, frames
 
 ADDRESS = re.compile(r" at 0x[0-9a-fA-F]{4,}")
 COMPOUND = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.For, ast.AsyncFor,
@@ -320,6 +320,8 @@ def run_step(step, job, namespace, state, live: Path):
             run_snippet(path, source, namespace)
         if "refused" in state:  # caught by the snippet itself, still a failure
             raise SnippetError(path, state["refused"][1], state["refused"][0])
+        drawn = frames.capture(step.get("interactive"), namespace, state["figdir"],
+                               state["figures"])
         output = buffer.getvalue()
         m = ADDRESS.search(output)
         if m:
@@ -341,7 +343,7 @@ def run_step(step, job, namespace, state, live: Path):
                                    f"{{{{ {body} }}}} after {path} shows an object address "
                                    f"(differs every run): {values[body]!r}; bind a value "
                                    "that prints the same each time")
-    except SnippetError as exc:
+    except (SnippetError, frames.FrameError) as exc:
         return None, {"kind": "error", "path": exc.path, "line": exc.line,
                       "message": str(exc), "traceback": "", "output": buffer.getvalue()}
     except BaseException as exc:  # noqa: BLE001 - every failure is reported, then fatal
@@ -350,7 +352,7 @@ def run_step(step, job, namespace, state, live: Path):
     finally:
         buffer.close()
     return {"path": path, "output": output, "figures": list(state["figures"]),
-            "values": values}, None
+            "values": values, "frames": drawn}, None
 
 
 def run_from(start, job, namespace, state, results):
@@ -368,8 +370,8 @@ def run_from(start, job, namespace, state, results):
             return error
         results.append(result)
         if job.get("checkpoints"):  # a resumed copy writes them into its own folder
-            state["drawn"].update((n, (state["figdir"] / n).read_bytes())
-                                  for n in result["figures"])
+            state["drawn"].update((n, (state["figdir"] / n).read_bytes()) for n in
+                                  result["figures"] + [f["name"] for f in result["frames"]])
     return None
 
 

@@ -63,7 +63,7 @@ def check_prepared(book: Book, chapter: Chapter, record: Record) -> None:
     """The site takes figures and the notebook from the docs folder, where `prepare`
     wrote them; a missing or outdated one would be a broken link."""
     for step in chapter.steps:
-        for fig in record.snippet(step.snippet).figures:
+        for fig in record.snippet(step.snippet).files:
             path = book.docs_dir / FIGURE.format(chapter.name, fig.name)
             if not path.is_file() or sha256(path) != fig.sha256:
                 raise PageError(chapter.shown, step.line, f"{os.path.relpath(path, book.root)} "

@@ -13,8 +13,8 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parent.parent / "bookrun"
 LAYERS = [
     ("model", ["model", "config", "drawing", "source", "safe_text"]),
-    ("parse", ["names", "bindings", "page", "header", "key", "prose"]),
-    ("run", ["checkpoint", "worker", "session"]),
+    ("parse", ["names", "bindings", "interactive", "page", "header", "key", "prose"]),
+    ("run", ["checkpoint", "frames", "worker", "session"]),
     ("record", ["record", "book"]),
     ("render", ["copy_above", "reach", "render", "page_render", "notebook", "math", "diagrams"]),
     ("hosts", ["plugin", "serve", "extension", "zensical", "prepare", "print_page", "pdf",
