@@ -78,6 +78,30 @@ def test_goodhart_sweep_proxy_climbs_true_peaks_then_collapses():
     assert rec.value("max(sweep, key=lambda b: sweep[b][1])") == "3"
 
 
+def leash_optimum(beta):
+    """pi* over the leash figure's five replies, computed here without the chapter."""
+    import numpy as np
+    r, ref = np.array([0.0, 0.5, 1.0, 2.0, 3.0]), np.array([0.4, 0.3, 0.2, 0.1, 0.0])
+    w = ref * np.exp((r - r.max()) / beta)
+    p = w / w.sum()
+    m = p > 0
+    return p, p @ r, float(np.sum(p[m] * np.log(p[m] / ref[m])))
+
+
+def test_kl_leash_figure_default_frame_and_both_ends():
+    p, mean_r, div = leash_optimum(1.0)
+    shares = ", ".join(f"{q:.2f}" for q in p)
+    assert rec.output("kl_leash_explorer.py").strip() == (
+        f"beta = 1: pi* = ({shares}), E[r] = {mean_r:.3f}, KL = {div:.3f}")
+    # a loose leash ends on the best reply the reference can write (reward 2, ref 0.1):
+    # E[r] = 2 and KL = log 10; the reply worth 3 that the reference never writes stays 0
+    assert rec.value("kl_stats(0.01)[1] | .3f") == "2.000"
+    assert rec.value("kl_stats(0.01)[2] | .3f") == "2.303"
+    assert leash_optimum(0.01)[0][4] == 0
+    assert rec.value("kl_stats(10)[2] | .3f") == f"{leash_optimum(10)[2]:.3f}"
+    assert float(rec.value("kl_stats(10)[2] | .3f")) < 0.01   # tight: nearly pi_ref
+
+
 # ---- per-token KL (exact) -------------------------------------------------------
 
 
