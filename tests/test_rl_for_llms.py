@@ -191,6 +191,24 @@ def test_group_advantages_exact():
     assert "(+0.000, +0.000, +0.000, +0.000)" in out
 
 
+def test_group_advantage_figure_one_correct_of_four():
+    # the default frame, computed by hand: mean 1/4, population std sqrt(3)/4,
+    # sample std 1/2, RLOO baseline 0 for the correct reply and 1/3 for the others
+    import math
+    pop = math.sqrt(3) / 4
+    expected = {"r - mean (Dr. GRPO)": (0.75, -0.25), "RLOO": (1.0, -1 / 3),
+                "GRPO, sample std": (0.75 / (0.5 + 1e-4), -0.25 / (0.5 + 1e-4)),
+                "GRPO, population std": (0.75 / (pop + 1e-4), -0.25 / (pop + 1e-4))}
+    out = rec.output("group_advantage_explorer.py").strip()
+    assert out.startswith("one correct of four, rewards (1, 0, 0, 0): ")
+    for name, (good, bad) in expected.items():
+        assert f"{name} ({good:+.2f}, {bad:+.2f}, {bad:+.2f}, {bad:+.2f})" in out
+    # graded rewards that differ little still get GRPO advantages near a real success
+    assert float(rec.value('grpo_adv(group_presets["graded"], ddof=1)[0] | .2f")) > 1.0
+    assert rec.value('group_advantages(group_presets["graded"])'
+                     '["r - mean (Dr. GRPO)"][0] | .2f') == "0.35"
+
+
 def test_grpo_accuracy_rises_and_unanimous_groups_grow():
     acc = numbers(line("grpo_addition.py", "accuracy"))
     assert acc[0] < 0.5 < 0.9 < acc[-1]
