@@ -204,7 +204,7 @@ def test_group_advantage_figure_one_correct_of_four():
     for name, (good, bad) in expected.items():
         assert f"{name} ({good:+.2f}, {bad:+.2f}, {bad:+.2f}, {bad:+.2f})" in out
     # graded rewards that differ little still get GRPO advantages near a real success
-    assert float(rec.value('grpo_adv(group_presets["graded"], ddof=1)[0] | .2f")) > 1.0
+    assert float(rec.value('grpo_adv(group_presets["graded"], ddof=1)[0] | .2f')) > 1.0
     assert rec.value('group_advantages(group_presets["graded"])'
                      '["r - mean (Dr. GRPO)"][0] | .2f') == "0.35"
 
