@@ -5,9 +5,9 @@ choose_page = thompson(seed=103)
 n_run, s_run = np.zeros(K), np.zeros(K)
 counts = np.zeros((run_len + 1, 2, K))  # after t visitors: (shown, signed up) per page
 for t in range(run_len):
-    p = choose_page(t, n_run, s_run).argmax()
-    n_run[p] += 1
-    s_run[p] += visitor_dice.random() < RATES[p]
+    page_now = choose_page(t, n_run, s_run).argmax()
+    n_run[page_now] += 1
+    s_run[page_now] += visitor_dice.random() < RATES[page_now]
     counts[t + 1] = n_run, s_run
 
 rate_grid = np.linspace(0.001, 0.25, 250)
@@ -32,9 +32,9 @@ def thompson_frame(visitors=400):
     _ = ax2.legend(loc="upper left")
     fig.subplots_adjust(left=0.08, right=0.98, bottom=0.16, top=0.9, wspace=0.28)
     chance = chance_shown(signed, shown, draws=20_000)
-    print(f"after {visitors} visitors: " + ", ".join(
-        f"{p} {k:.0f}/{m:.0f}" for p, k, m in zip("ABC", signed, shown))
-        + "; next visitor sees " + ", ".join(f"{p} {q:.3f}" for p, q in zip("ABC", chance)))
+    tally = ", ".join(f"{p} {k:.0f}/{m:.0f}" for p, k, m in zip("ABC", signed, shown))
+    odds = ", ".join(f"{p} {q:.3f}" for p, q in zip("ABC", chance))
+    print(f"after {visitors} visitors: {tally}; next visitor sees {odds}")
     plt.show()
 
 

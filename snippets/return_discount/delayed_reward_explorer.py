@@ -2,7 +2,7 @@ import numpy as np
 import matplotlib.pyplot as plt
 
 gammas = np.linspace(0, 1, 201)
-delay_crossover = 0.1 ** (1 / 5)  # where 1 now and 10 after five steps are worth the same
+delay_crossover = 0.1 ** (1 / 5)  # 1 now and 10 after five steps are worth the same
 
 
 def delayed_reward_frame(gamma=0.9):
@@ -17,7 +17,8 @@ def delayed_reward_frame(gamma=0.9):
                 color="C1", hatch="//")
     _ = ax1.plot(k, 10 * weights, "k:", lw=1, label="10 x gamma^k")
     _ = ax1.set(xticks=k, xlabel="steps after the first reward slot, k",
-                ylabel="discounted reward", ylim=(0, 10.5), title=f"gamma = {gamma:.2f}")
+                ylabel="discounted reward", ylim=(0, 10.5),
+                title=f"gamma = {gamma:.2f}")
     _ = ax1.legend(loc="upper left")
     _ = ax2.plot(gammas, np.ones_like(gammas), label="1 now")
     _ = ax2.plot(gammas, 10 * gammas**5, label="10 after 5 steps")
