@@ -21,8 +21,9 @@ def kl_leash_frame(beta=1.0):
     x = np.arange(len(leash_r))
     _ = ax1.bar(x - 0.2, leash_ref, 0.4, label="pi_ref", color="C4", hatch="//")
     _ = ax1.bar(x + 0.2, p, 0.4, label="pi*", color="C0")
-    _ = ax1.set(xticks=x, xticklabels=[f"r={v:g}" for v in leash_r], ylim=(0, 1.05),
-                ylabel="probability", title=f"beta = {beta:g}")
+    ticks = [f"r={v:g}\nref {q:g}" for v, q in zip(leash_r, leash_ref)]
+    _ = ax1.set(xticks=x, xticklabels=ticks, ylim=(0, 1.05), ylabel="probability",
+                title=f"beta = {beta:g}")
     _ = ax1.legend(loc="upper left")
     _ = ax2.plot(leash_betas, leash_curves[:, 0], label="E_pi*[r]")
     _ = ax2.plot(leash_betas, leash_curves[:, 1], label="KL(pi* || pi_ref)")
@@ -30,8 +31,8 @@ def kl_leash_frame(beta=1.0):
     _ = ax2.axvline(beta, color="grey", lw=0.8)
     _ = ax2.set(xscale="log", xlim=(12, 0.008), ylim=(0, 2.4),
                 xlabel="beta (the leash loosens to the right)", title="along beta")
-    _ = ax2.legend(loc="upper left")
-    fig.subplots_adjust(left=0.08, right=0.98, bottom=0.16, top=0.9, wspace=0.2)
+    _ = ax2.legend(loc="lower right")
+    fig.subplots_adjust(left=0.08, right=0.98, bottom=0.2, top=0.9, wspace=0.2)
     shares = ", ".join(f"{q:.2f}" for q in p)
     print(f"beta = {beta:g}: pi* = ({shares}), E[r] = {mean_r:.3f}, KL = {div:.3f}")
     plt.show()
