@@ -17,9 +17,9 @@ def delayed_reward_frame(gamma=0.9):
                 color="C1", hatch="//")
     _ = ax1.plot(k, 10 * weights, "k:", lw=1, label="10 x gamma^k")
     _ = ax1.set(xticks=k, xlabel="steps after the first reward slot, k",
-                ylabel="discounted reward", ylim=(0, 10.5),
+                ylabel="discounted reward", ylim=(0, 13),
                 title=f"gamma = {gamma:.2f}")
-    _ = ax1.legend(loc="upper left")
+    _ = ax1.legend(loc="upper center", ncol=3, fontsize=9)  # above the bars
     _ = ax2.plot(gammas, np.ones_like(gammas), label="1 now")
     _ = ax2.plot(gammas, 10 * gammas**5, label="10 after 5 steps")
     _ = ax2.axvline(delay_crossover, color="grey", lw=0.8, ls=":")
