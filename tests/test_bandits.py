@@ -203,3 +203,40 @@ def test_bound_values_match_outputs(table):
         f"{table['pilot, 50 per page'][20_000][0]:.1f}"
     assert rec.value('wrong["eps-greedy 0.01", 2_000] | .1%') == \
         f"{table['eps-greedy 0.01'][2_000][2]:.1%}"
+
+
+def prob_best(signups, shown, grid=200_001):
+    """P(each page's rate is the highest) under Beta(1 + s, 1 + n - s) beliefs, by
+    integrating on a grid: independent of the chapter's Monte Carlo."""
+    import math
+
+    import numpy as np
+    x = np.linspace(0, 1, grid)[1:-1]
+    dens = []
+    for s, n in zip(signups, shown):
+        a, b = 1 + s, 1 + n - s
+        log_norm = math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
+        dens.append(np.exp(log_norm + (a - 1) * np.log(x) + (b - 1) * np.log1p(-x)))
+    dx = x[1] - x[0]
+    cdfs = [np.cumsum(d) * dx for d in dens]
+    return [float(np.sum(d * np.prod([c for j, c in enumerate(cdfs) if j != i], 0)) * dx)
+            for i, d in enumerate(dens)]
+
+
+def test_thompson_figure_one_run_frame_by_frame():
+    out = rec.output("thompson_explorer.py").strip()
+    m = re.fullmatch(r"after 400 visitors: A (\d+)/(\d+), B (\d+)/(\d+), C (\d+)/(\d+);"
+                     r" next visitor sees A ([\d.]+), B ([\d.]+), C ([\d.]+)", out)
+    assert m, out
+    signed = [int(m.group(i)) for i in (1, 3, 5)]
+    shown = [int(m.group(i)) for i in (2, 4, 6)]
+    assert sum(shown) == 400 and all(0 <= s <= n for s, n in zip(signed, shown))
+    # the prose: B led after 400 visitors, C took over and ends far ahead
+    assert shown[1] > shown[2] and rec.value("counts[400][0][1] | .0f") == str(shown[1])
+    last = [int(rec.value(f"counts[-1][0][{i}] | .0f")) for i in range(3)]
+    assert sum(last) == 2000 and last[2] > 0.7 * 2000
+    chance = [float(m.group(i)) for i in (7, 8, 9)]
+    for got, exact in zip(chance, prob_best(signed, shown)):
+        assert abs(got - exact) < 0.015   # 20,000 draws: standard error < 0.004
+    assert float(rec.value("chance_shown(counts[-1][1], counts[-1][0], "
+                           "draws=20_000)[2] | .3f")) > 0.9

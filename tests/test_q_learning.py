@@ -222,3 +222,38 @@ def test_exercises():
     potential = rec.output("exercise_any_potential.py")
     assert potential.count("policy unchanged: True") == 3
     assert potential.count("V_shaped = V* - phi: True") == 3
+
+
+def test_sweep_figure_news_travels_one_move_per_sweep():
+    # Independent value iteration on the same grid, sweep by sweep: the start square
+    # pays only step costs (-0.04 per move, discounted) until the goal, six moves
+    # away, reaches it on sweep 6.
+    import numpy as np
+    cells = "".join(["S...", ".#.H", "....", "...G"])
+    gamma, slip = 0.95, ((0, 0.8), (1, 0.1), (3, 0.1))
+    moves = [(-1, 0), (0, 1), (1, 0), (0, -1)]
+
+    def land(s, a):
+        r, c = s // 4 + moves[a][0], s % 4 + moves[a][1]
+        ok = 0 <= r < 4 and 0 <= c < 4 and cells[4 * r + c] != "#"
+        return 4 * r + c if ok else s
+
+    arrive = np.array([{"G": 1.0, "H": -1.0}.get(ch, -0.04) for ch in cells])
+    decide = np.array([ch in "S." for ch in cells])
+    V, start_values = np.zeros(16), [0.0]
+    for _ in range(24):
+        Q = np.array([[sum(p * (arrive[land(s, (a + t) % 4)]
+                                + gamma * V[land(s, (a + t) % 4)]) for t, p in slip)
+                       for a in range(4)] for s in range(16)])
+        V = np.where(decide, Q.max(axis=1), 0.0)
+        start_values.append(V[0])
+    first_positive = next(k for k, v in enumerate(start_values) if v > 0)
+    assert first_positive == 6
+    assert rec.value("int(np.argmax(sweeps[:, START] > 0))") == "6"
+    assert rec.value("sweeps[:, START].min() | .3f") == f"{min(start_values):.3f}"
+    assert rec.output("sweep_explorer.py").strip().startswith(
+        f"sweep 6: start square worth {start_values[6]:+.3f} (V* 0.481)")
+    # the arrows are all optimal while the values are still visibly off
+    assert rec.value("int(np.argmax(optimal_arrows == DECIDE.sum()))") == "10"
+    assert float(rec.value("sweep_errors[np.argmax(optimal_arrows == DECIDE.sum())]"
+                           " | .3f")) > 0.01

@@ -78,6 +78,30 @@ def test_goodhart_sweep_proxy_climbs_true_peaks_then_collapses():
     assert rec.value("max(sweep, key=lambda b: sweep[b][1])") == "3"
 
 
+def leash_optimum(beta):
+    """pi* over the leash figure's five replies, computed here without the chapter."""
+    import numpy as np
+    r, ref = np.array([0.0, 0.5, 1.0, 2.0, 3.0]), np.array([0.4, 0.3, 0.2, 0.1, 0.0])
+    w = ref * np.exp((r - r.max()) / beta)
+    p = w / w.sum()
+    m = p > 0
+    return p, p @ r, float(np.sum(p[m] * np.log(p[m] / ref[m])))
+
+
+def test_kl_leash_figure_default_frame_and_both_ends():
+    p, mean_r, div = leash_optimum(1.0)
+    shares = ", ".join(f"{q:.2f}" for q in p)
+    assert rec.output("kl_leash_explorer.py").strip() == (
+        f"beta = 1: pi* = ({shares}), E[r] = {mean_r:.3f}, KL = {div:.3f}")
+    # a loose leash ends on the best reply the reference can write (reward 2, ref 0.1):
+    # E[r] = 2 and KL = log 10; the reply worth 3 that the reference never writes stays 0
+    assert rec.value("kl_stats(0.01)[1] | .3f") == "2.000"
+    assert rec.value("kl_stats(0.01)[2] | .3f") == "2.303"
+    assert leash_optimum(0.01)[0][4] == 0
+    assert rec.value("kl_stats(10)[2] | .3f") == f"{leash_optimum(10)[2]:.3f}"
+    assert float(rec.value("kl_stats(10)[2] | .3f")) < 0.01   # tight: nearly pi_ref
+
+
 # ---- per-token KL (exact) -------------------------------------------------------
 
 
@@ -165,6 +189,24 @@ def test_group_advantages_exact():
     assert "RLOO                 (+1.000, -0.333, -0.333, -0.333)" in out
     assert out.count("(+0.00, +0.00, +0.00, +0.00)") == 2
     assert "(+0.000, +0.000, +0.000, +0.000)" in out
+
+
+def test_group_advantage_figure_one_correct_of_four():
+    # the default frame, computed by hand: mean 1/4, population std sqrt(3)/4,
+    # sample std 1/2, RLOO baseline 0 for the correct reply and 1/3 for the others
+    import math
+    pop = math.sqrt(3) / 4
+    expected = {"r - mean (Dr. GRPO)": (0.75, -0.25), "RLOO": (1.0, -1 / 3),
+                "GRPO, sample std": (0.75 / (0.5 + 1e-4), -0.25 / (0.5 + 1e-4)),
+                "GRPO, population std": (0.75 / (pop + 1e-4), -0.25 / (pop + 1e-4))}
+    out = rec.output("group_advantage_explorer.py").strip()
+    assert out.startswith("one correct of four, rewards (1, 0, 0, 0): ")
+    for name, (good, bad) in expected.items():
+        assert f"{name} ({good:+.2f}, {bad:+.2f}, {bad:+.2f}, {bad:+.2f})" in out
+    # graded rewards that differ little still get GRPO advantages near a real success
+    assert float(rec.value('grpo_adv(group_presets["graded"], ddof=1)[0] | .2f')) > 1.0
+    assert rec.value('group_advantages(group_presets["graded"])'
+                     '["r - mean (Dr. GRPO)"][0] | .2f') == "0.35"
 
 
 def test_grpo_accuracy_rises_and_unanimous_groups_grow():
