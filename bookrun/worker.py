@@ -11,6 +11,7 @@ figures per snippet, the chapter's time, no network, no `os._exit`. A breach
 stops the snippet where it happened, so the error has its line and traceback.
 """
 import ast
+import codecs
 import faulthandler
 import importlib.abc
 import importlib.util
@@ -20,13 +21,15 @@ import json
 import os
 import re
 import signal
+import linecache
+import resource
 import sys
+import threading
 import time
 import traceback
-from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
-from bookrun import checkpoint
+from bookrun import checkpoint, processes
 
 ADDRESS = re.compile(r" at 0x[0-9a-fA-F]{4,}")
 COMPOUND = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.For, ast.AsyncFor,
@@ -76,36 +79,208 @@ def lint(path, source, tree):
                                "block before the next statement")
 
 
-class Capture(io.TextIOBase):
-    """One snippet's stdout and stderr: kept, mirrored to a file the parent reads if
-    the session dies, and refused past the snippet's output limit."""
+class Capture:
+    """One snippet's output as file descriptors 1 and 2 receive it, as a terminal would:
+    Python's prints, C code's writes and child processes' output, in the order they
+    happened. Both descriptors point at one file for the snippet (the parent reads it if
+    the session dies); it is read after every write from Python and after every
+    top-level statement, so the snippet's output limit stops it near its line.
 
-    def __init__(self, mirror: Path, limits: dict, state: dict):
-        self.parts, self.lines, self.size = [], 0, 0
+    Output must be UTF-8 text: other bytes fail the snippet, shown escaped, since a
+    page (and a record) holds text."""
+
+    def __init__(self, path: Path, limits: dict, state: dict):
         self.limits, self.state = limits, state
-        self.mirror = mirror.open("w", encoding="utf-8")
+        sys.__stdout__.flush()
+        sys.__stderr__.flush()
+        self.fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND, 0o666)
+        self.saved = (os.dup(1), os.dup(2))
+        os.dup2(self.fd, 1)
+        os.dup2(self.fd, 2)
+        self.read_at, self.lines, self.parts = 0, 0, []
+        self.decoder = codecs.getincrementaldecoder("utf-8")()
+        self.lock = threading.RLock()  # a snippet's threads write too
 
-    def writable(self):
-        return True
+    def write(self, data: bytes):
+        view = memoryview(data)
+        while view:
+            view = view[os.write(1, view):]
+        self.check()
 
-    def write(self, text):
-        lines, size = self.lines + text.count("\n"), self.size + len(text.encode())
-        if lines > self.limits["max_lines"] or size > self.limits["max_bytes"]:
-            refuse(self.state, f"output exceeds the limit of {self.limits['max_lines']} lines "
-                   f"or {self.limits['max_bytes'] // 1000} kB per snippet: print less, or raise "
-                   f"it on the page with `@run {self.limits['snippet']} max-output=LINES`")
-        self.parts.append(text)
-        self.lines, self.size = lines, size
-        self.mirror.write(text)
-        self.mirror.flush()
-        return len(text)
+    def check(self, line=None):
+        """Take what reached the file since the last look. `line`: the top-level
+        statement just run (else the snippet's frame that wrote is found)."""
+        with self.lock:
+            self._check(line)
+
+    def _check(self, line):
+        for stream in (sys.__stdout__, sys.__stderr__):
+            try:
+                stream.flush()  # a library holding the original streams
+            except (OSError, ValueError):
+                pass
+        size = os.fstat(self.fd).st_size
+        max_lines, max_bytes = self.limits["max_lines"], self.limits["max_bytes"]
+        if size > max_bytes:
+            self._refuse(self._limit_message(), line)
+        data = os.pread(self.fd, size - self.read_at, self.read_at)
+        self.read_at += len(data)
+        self.lines += data.count(b"\n")
+        if self.lines > max_lines:
+            self._refuse(self._limit_message(), line)
+        try:
+            self.parts.append(self.decoder.decode(data))
+        except UnicodeDecodeError as exc:
+            self._refuse(_not_text(exc), line)
+
+    def _limit_message(self):
+        return (f"output exceeds the limit of {self.limits['max_lines']} lines or "
+                f"{self.limits['max_bytes'] // 1000} kB per snippet: print less, or raise it "
+                f"on the page with `@run {self.limits['snippet']} max-output=LINES`")
+
+    def _refuse(self, message, line):
+        if line is None:
+            refuse(self.state, message)
+        message, line = self.state.setdefault("refused", (message, line))
+        raise SnippetError(self.state["path"], line, message)
 
     def getvalue(self):
         return "".join(self.parts)
 
+    def finish(self, line=None):
+        """The last look, then the descriptors back as they were."""
+        try:
+            self.check(line)
+            try:
+                self.parts.append(self.decoder.decode(b"", final=True))
+            except UnicodeDecodeError as exc:
+                self._refuse(_not_text(exc), line)
+        finally:
+            self.close()
+
     def close(self):
-        self.mirror.close()
-        super().close()
+        if self.fd is None:
+            return
+        sys.__stdout__.flush()
+        sys.__stderr__.flush()
+        os.dup2(self.saved[0], 1)
+        os.dup2(self.saved[1], 2)
+        for fd in (*self.saved, self.fd):
+            os.close(fd)
+        self.fd = None
+
+
+def _not_text(exc: UnicodeDecodeError) -> str:
+    bad = exc.object[exc.start:exc.end + 8]
+    return (f"output is not UTF-8 text: bytes {bad!r} (shown escaped) after "
+            f"{exc.object[max(0, exc.start - 20):exc.start]!r}; a page holds text: decode "
+            "them, or print their repr()")
+
+
+class Output(io.TextIOBase):
+    """sys.stdout and sys.stderr for the whole session: writes go to the running
+    snippet's Capture. A thread that writes after the snippet that started it has ended
+    is an error named after that snippet; its text is dropped, never shown later."""
+
+    encoding, errors = "utf-8", "strict"
+
+    def __init__(self, state: dict, fd: int):
+        self.state, self.fd = state, fd
+        self.buffer = _BinaryOutput(self)
+
+    def writable(self):
+        return True
+
+    def fileno(self):
+        return self.fd
+
+    def isatty(self):
+        return False
+
+    def write(self, text):
+        if not isinstance(text, str):
+            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        self.write_bytes(text.encode("utf-8"))
+        return len(text)
+
+    def write_bytes(self, data):
+        capture = self.state.get("capture")
+        started = getattr(threading.current_thread(), "bookrun_started", None)
+        if capture is None or (started is not None and started[0] != self.state["path"]):
+            if started is not None:
+                self.state.setdefault("stray", (*started, threading.current_thread().name))
+            return  # not the running snippet's: kept out of every record
+        if threading.current_thread() is not threading.main_thread():
+            try:
+                capture.write(data)
+            except BaseException:  # noqa: BLE001 - remembered; the snippet fails on it
+                pass
+            return
+        capture.write(data)
+
+
+class _BinaryOutput(io.RawIOBase):
+    """sys.stdout.buffer: bytes, as a REPL's would take them."""
+
+    def __init__(self, text: Output):
+        self.text = text
+
+    def writable(self):
+        return True
+
+    def fileno(self):
+        return self.text.fd
+
+    def write(self, data):
+        data = bytes(data)
+        self.text.write_bytes(data)
+        return len(data)
+
+
+def track_threads(state: dict):
+    """Remember which snippet (and line) started each thread."""
+    start = threading.Thread.start
+
+    def started_here(self, *args, **kwargs):
+        frame = sys._getframe(1)
+        while frame is not None and frame.f_code.co_filename != state.get("path"):
+            frame = frame.f_back
+        if state.get("path"):
+            self.bookrun_started = (state["path"], frame.f_lineno if frame else None)
+        return start(self, *args, **kwargs)
+
+    threading.Thread.start = started_here
+
+
+def check_stray_threads(state: dict):
+    stray = state.pop("stray", None)
+    if stray:
+        path, line, name = stray
+        raise SnippetError(path, line, f"a thread started here ({name}) wrote output after "
+                           f"{Path(path).name} ended, so its output would land in another "
+                           "snippet: join it (`thread.join()`) before the snippet ends")
+
+
+def note_children(state: dict, live: Path):
+    """Remember which snippet started each child process still running."""
+    for pid in processes.descendants(state["session"], processes.kept(live)):
+        state["children"].setdefault(pid, (state["path"], processes.command_line(pid)))
+
+
+def end_children(state: dict, live: Path):
+    """End what the snippets started and left running; the first one found is an error
+    (a REPL would leave it running, a build must not)."""
+    left = processes.descendants(state["session"], processes.kept(live))
+    named = [(pid, state["children"].get(pid)) for pid in left]
+    processes.end_all(left)
+    processes.reap()
+    for pid, (path, command) in (p for p in named if p[1]):
+        return {"kind": "error", "path": path, "line": None,
+                "message": f"a child process started by {Path(path).name} ({command}) was "
+                           "still running when the chapter ended; it was ended. Wait for it "
+                           "(`proc.wait()`, `proc.communicate()`) in the snippet that needs it",
+                "traceback": "", "output": ""}
+    return None
 
 
 class _PyplotHook(importlib.abc.MetaPathFinder):
@@ -250,12 +425,24 @@ def install_time_limit(state: dict, deadline: float, timeout: float):
     signal.setitimer(signal.ITIMER_REAL, max(deadline - time.time(), 0.001))
 
 
-def run_snippet(path, source, namespace):
+def limit_memory(gigabytes: float):
+    """The session's address space, children included: past it an allocation fails as
+    a MemoryError at the snippet's line instead of the machine swapping."""
+    size = int(gigabytes * 2**30)
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if hard != resource.RLIM_INFINITY:
+        size = min(size, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (size, hard))
+
+
+def run_snippet(path, source, namespace, capture, state):
     tree = ast.parse(source, filename=path)
     lint(path, source, tree)
     for node in tree.body:
         code = compile(ast.Interactive(body=[node]), path, "single")
         exec(code, namespace)
+        capture.check(node.lineno)  # what C code and child processes wrote
+        check_stray_threads(state)
 
 
 def describe(exc, path, snippet_paths, output):
@@ -287,15 +474,20 @@ def run_step(step, job, namespace, state, live: Path):
     path = step["path"]
     state.update(path=path, stem=Path(path).stem, count=0, figures=[], limits=step["limits"])
     (live / "running").write_text(path)
-    buffer = Capture(live / "output", step["limits"], state)
+    capture = state["capture"] = Capture(live / "output", step["limits"], state)
     try:
-        source = Path(path).read_text(encoding="utf-8")
-        with redirect_stdout(buffer), redirect_stderr(buffer):
-            sys.displayhook = sys.__displayhook__
-            run_snippet(path, source, namespace)
+        # By absolute path: a snippet may change the current folder.
+        source = (Path(job["cwd"]) / path).read_text(encoding="utf-8")
+        linecache.cache[path] = (len(source), None, source.splitlines(True), path)
+        sys.displayhook = sys.__displayhook__
+        run_snippet(path, source, namespace, capture, state)
+        state["capture"] = None
+        capture.finish()
+        check_stray_threads(state)
+        note_children(state, live)
         if "refused" in state:  # caught by the snippet itself, still a failure
             raise SnippetError(path, state["refused"][1], state["refused"][0])
-        output = buffer.getvalue()
+        output = capture.getvalue()
         m = ADDRESS.search(output)
         if m:
             row = output[:m.start()].count("\n")
@@ -313,12 +505,17 @@ def run_step(step, job, namespace, state, live: Path):
                                    f"{type(exc).__name__}: {exc}") from None
     except SnippetError as exc:
         return None, {"kind": "error", "path": exc.path, "line": exc.line,
-                      "message": str(exc), "traceback": "", "output": buffer.getvalue()}
+                      "message": str(exc), "traceback": "", "output": capture.getvalue()}
     except BaseException as exc:  # noqa: BLE001 - every failure is reported, then fatal
         paths = {s["path"] for s in job["steps"]}
-        return None, describe(exc, path, paths, buffer.getvalue())
+        error = describe(exc, path, paths, capture.getvalue())
+        if isinstance(exc, MemoryError):
+            error["message"] += (f" (a chapter's session may use {job['memory_gb']:g} GB; "
+                                 "the book's `memory_gb` option raises it)")
+        return None, error
     finally:
-        buffer.close()
+        state["capture"] = None
+        capture.close()
     return {"path": path, "output": output, "figures": list(state["figures"]),
             "values": values}, None
 
@@ -332,7 +529,8 @@ def run_from(start, job, namespace, state, results):
     for k in range(start, len(job["steps"])):
         if job.get("checkpoints") and k > start:
             checkpoint.keep(Path(job["checkpoints"]), job["steps"][k]["resume_key"], job["owner"],
-                 lambda new_job, k=k: resume(new_job, k, namespace, state, results))
+                            lambda new_job, k=k: resume(new_job, k, namespace, state, results),
+                            Path(job["live"]))
         result, error = run_step(job["steps"][k], job, namespace, state, Path(job["live"]))
         if error:
             return error
@@ -355,6 +553,8 @@ def finish(job, start, namespace, state, results):
                 sys.meta_path.insert(0, _PyplotHook(state))
             install_network_guard(state)
             install_exit_guard(state)
+            track_threads(state)
+            sys.stdout, sys.stderr = Output(state, 1), Output(state, 2)
             namespace = {"__name__": "__main__", "__builtins__": __builtins__}
         error = run_from(start, job, namespace, state, results)
         signal.setitimer(signal.ITIMER_REAL, 0)
@@ -362,6 +562,14 @@ def finish(job, start, namespace, state, results):
         where = state["path"] or f"{job['page']} (the session was still starting)"
         error = {"kind": "timeout", "path": where, "line": None,
                  "message": str(exc), "traceback": "", "output": ""}
+    signal.setitimer(signal.ITIMER_REAL, 0)
+    left = end_children(state, Path(job["live"]))
+    try:
+        check_stray_threads(state)
+    except SnippetError as exc:
+        left = left or {"kind": "error", "path": exc.path, "line": exc.line,
+                        "message": str(exc), "traceback": "", "output": ""}
+    error = error or left
     fingerprint = platform_fingerprint(job["fingerprint"]) if error is None else {}
     Path(job["result"]).write_text(json.dumps({"steps": results, "error": error,
                                                "platform": fingerprint}))
@@ -375,7 +583,9 @@ def resume(job, start, namespace, state, results):
     err = os.open(live / "stderr", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
     os.dup2(err, 1)  # what the interpreter itself says, for the parent's crash report
     os.dup2(err, 2)
-    state.update(figdir=Path(job["figdir"]), session=os.getpid())
+    state.update(figdir=Path(job["figdir"]), session=os.getpid(), children={})
+    processes.die_with_parent(os.getppid())
+    processes.become_reaper()
     state["figdir"].mkdir(parents=True, exist_ok=True)
     for name, data in state["drawn"].items():
         (state["figdir"] / name).write_bytes(data)
@@ -384,12 +594,17 @@ def resume(job, start, namespace, state, results):
 
 def main(job_path):
     job = json.loads(Path(job_path).read_text())
-    faulthandler.enable()  # a crash in C code still prints the snippet's line
+    processes.die_with_parent(os.getppid())
+    processes.become_reaper()  # so that detached grandchildren can still be ended
+    limit_memory(job["memory_gb"])
+    # A crash in C code still prints the snippet's line, to the worker's own stderr (not
+    # to the snippet's output, which fd 2 is while a snippet runs).
+    faulthandler.enable(os.fdopen(os.dup(2), "w"))
     Path(job["figdir"]).mkdir(parents=True, exist_ok=True)
     Path(job["live"]).mkdir(parents=True, exist_ok=True)
     sys.path.insert(0, job["cwd"])
     state = {"path": None, "stem": "", "count": 0, "figures": [], "figdir": Path(job["figdir"]),
-             "session": os.getpid(), "drawn": {}}
+             "session": os.getpid(), "drawn": {}, "children": {}, "capture": None}
     finish(job, 0, None, state, [])
 
 
