@@ -242,9 +242,9 @@ def test_inside_the_sandbox_the_book_is_read_only_and_there_is_no_network(tmp_pa
             except OSError as exc:
                 print(path, exc.strerror)
 
-        probe = ("import socket\ntry:\n"
-                 "    socket.create_connection(('192.0.2.1', 80), timeout=3).close()\n"
-                 "except OSError as exc:\n    print('refused:', exc.strerror)")
+        probe = ("import socket\\ntry:\\n"
+                 "    socket.create_connection(('192.0.2.1', 80), timeout=3).close()\\n"
+                 "except OSError as exc:\\n    print('refused:', exc.strerror)")
         _ = subprocess.run([sys.executable, "-c", probe])
         with tempfile.TemporaryFile() as f:  # writing elsewhere stays possible
             _ = f.write(b"ok")
