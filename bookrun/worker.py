@@ -432,7 +432,10 @@ def limit_memory(gigabytes: float):
     soft, hard = resource.getrlimit(resource.RLIMIT_AS)
     if hard != resource.RLIM_INFINITY:
         size = min(size, hard)
-    resource.setrlimit(resource.RLIMIT_AS, (size, hard))
+    try:
+        resource.setrlimit(resource.RLIMIT_AS, (size, hard))
+    except (ValueError, OSError):
+        pass  # (macOS refuses most address-space limits) the machine's own limits hold
 
 
 def run_snippet(path, source, namespace, capture, state):
