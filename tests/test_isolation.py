@@ -74,10 +74,21 @@ def a_sleep() -> str:
     return f"sleep {600 + random.randrange(1, 10**6) / 10**6:.6f}"
 
 
+@pytest.fixture(params=["sandboxed", "unconfined"])
+def mode(request, monkeypatch):
+    """Both ways a session runs: in bubblewrap (where it works), and without it."""
+    if request.param == "sandboxed" and not SANDBOXED:
+        pytest.skip("no working bubblewrap here")
+    if request.param == "unconfined":
+        monkeypatch.setattr(sandbox, "command", lambda *args, **kwargs: [])
+    return request.param
+
+
 # -- 1, 2: child processes end with the session, and a leftover is named -------------
 @needs_proc
 @pytest.mark.parametrize("detached", [False, True])
-def test_a_child_left_running_fails_the_chapter_at_once_and_is_ended(tmp_path, detached):
+def test_a_child_left_running_fails_the_chapter_at_once_and_is_ended(tmp_path, detached,
+                                                                     mode):
     command = a_sleep()
     book = make_book(tmp_path, "# Demo\n@run demo/a.py\n@run demo/b.py\n", {
         "a.py": f"import subprocess\nserver = subprocess.Popen({command.split()!r}, "
@@ -94,7 +105,7 @@ def test_a_child_left_running_fails_the_chapter_at_once_and_is_ended(tmp_path, d
 
 
 @needs_proc
-def test_a_grandchild_holding_the_output_cannot_hang_the_build(tmp_path):
+def test_a_grandchild_holding_the_output_cannot_hang_the_build(tmp_path, mode):
     """The child of a child keeps the worker's output open; nothing waits for it."""
     command = a_sleep()
     book = make_book(tmp_path, "# Demo\n@run demo/a.py\n", {
@@ -115,7 +126,7 @@ def test_a_child_waited_for_is_fine(tmp_path):
     assert book.build()["demo"].output("a.py") == "0\n"
 
 
-def test_a_snippet_stuck_in_c_code_is_killed_at_the_limit(tmp_path):
+def test_a_snippet_stuck_in_c_code_is_killed_at_the_limit(tmp_path, mode):
     """SIGALRM blocked: the worker never returns to Python; its parent kills it."""
     book = make_book(tmp_path, "# Demo\n@run demo/a.py\n", {
         "a.py": "import signal, time\n_ = signal.pthread_sigmask(signal.SIG_BLOCK, "
