@@ -93,6 +93,22 @@ def descendants(root: int, spare: set[int] = frozenset()) -> list[int]:
     return found
 
 
+def marked(word: str) -> list[int]:
+    """Processes whose environment holds `word` (`NAME=value`): a session's processes
+    carry their session's marker, even after their worker and its tree are gone."""
+    needle = word.encode() + b"\0"
+    found = []
+    for entry in PROC.iterdir() if PROC.is_dir() else []:
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            if needle in (entry / "environ").read_bytes() + b"\0":
+                found.append(int(entry.name))
+        except OSError:
+            continue  # ended, or not ours to read
+    return found
+
+
 def command_line(pid: int) -> str:
     """What the process runs, as a person would type it (short), or '' once it ended."""
     try:

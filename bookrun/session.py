@@ -40,6 +40,7 @@ WORKER_ENV = {
     "PYTHONWARNINGS": "default",
 }
 SHOWN_LINES = 30  # of the output before a failure, in the error message
+MARKER = "BOOKRUN_SESSION"  # in the environment of a session's every process
 OWNER = "owner.pid"  # in a session's scratch folder: the process that made it
 TIMEOUT_HINT = "raise the limit with BOOKRUN_TIMEOUT=SECONDS or --timeout SECONDS"
 
@@ -131,7 +132,7 @@ def _run(chapter, root, work, job, timeout, keys) -> dict:
 
 def _run_worker(chapter: Chapter, root: Path, work: Path, job: dict, timeout: float) -> dict:
     (work / "job.json").write_text(json.dumps(job))
-    env = dict(os.environ, **WORKER_ENV)
+    env = dict(os.environ, **WORKER_ENV, **{MARKER: str(work)})
     # The whole scratch folder: a kept session (serve) resumes into a later run's folder.
     writable = [work.parent] + ([Path(job["checkpoints"]).parent] if "checkpoints" in job
                                 else [])
@@ -166,6 +167,8 @@ def remove_stale_scratch(scratch: Path, name: str) -> None:
         except (OSError, ValueError):
             continue  # being created right now, or not ours
         if not processes.alive(owner):
+            # Without a sandbox, what its session started may still run.
+            processes.end_all(processes.marked(f"{MARKER}={folder.resolve()}"))
             shutil.rmtree(folder, ignore_errors=True)
 
 

@@ -140,13 +140,18 @@ def test_a_snippet_stuck_in_c_code_is_killed_at_the_limit(tmp_path, mode):
 
 # -- 3: kill -9 on a build -------------------------------------------------------------
 @needs_proc
-def test_kill_9_on_a_build_leaves_no_worker_and_the_next_start_clears_its_scratch(tmp_path):
+def test_kill_9_on_a_build_leaves_no_worker_and_the_next_start_clears_its_scratch(tmp_path,
+                                                                                  mode):
     command = a_sleep()
     make_book(tmp_path, "# Demo\n@run demo/a.py\n", {
         "a.py": f"import subprocess, time\n_ = subprocess.Popen({command.split()!r}, "
                 "start_new_session=True)\ntime.sleep(60)\n"})
+    # The build runs in a process of its own, with the mode's sandbox (or none).
+    script = ("import sys\nfrom bookrun import sandbox\n"
+              + ("sandbox.command = lambda *a, **k: []\n" if mode == "unconfined" else "")
+              + "from bookrun.__main__ import main\nsys.exit(main(sys.argv[1:]))\n")
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    build = subprocess.Popen([sys.executable, "-m", "bookrun", "run", "docs/demo.md"],
+    build = subprocess.Popen([sys.executable, "-c", script, "run", "docs/demo.md"],
                              cwd=tmp_path, env=env, stdout=subprocess.DEVNULL,
                              stderr=subprocess.DEVNULL)
     try:
@@ -160,16 +165,14 @@ def test_kill_9_on_a_build_leaves_no_worker_and_the_next_start_clears_its_scratc
         build.send_signal(signal.SIGKILL)
         build.wait(10)
     assert gone(worker, 2.0) == []
-    if SANDBOXED:  # the PID namespace ends even a detached child
+    if mode == "sandboxed":  # the PID namespace ends even a detached child
         assert gone(command, 2.0) == []
-    else:  # without one, a detached child outlives a killed build (AUTHORING.md)
-        for pid in pids(command):
-            os.kill(pid, signal.SIGKILL)
     [stale] = (tmp_path / ".cache" / "bookrun" / "scratch").iterdir()
     (tmp_path / "snippets" / "demo" / "a.py").write_text("print('again')\n")
-    done = subprocess.run([sys.executable, "-m", "bookrun", "run", "docs/demo.md"],
+    done = subprocess.run([sys.executable, "-c", script, "run", "docs/demo.md"],
                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
     assert "again" in done.stdout and not stale.exists()
+    assert gone(command, 2.0) == []  # unconfined, the next start ended the detached child
 
 
 # -- 5, 6: output as a terminal shows it ---------------------------------------------
