@@ -85,7 +85,7 @@ def _serve(path: Path, owner: int, resume) -> None:
                     finally:
                         _exit(0)
                 _reply(conn, {"pid": child})
-                _, status = os.waitpid(child, 0)
+                status = _wait(child, owner)
                 # What the copy started and left (it may have been killed at the limit),
                 # except the sessions it kept in turn.
                 processes.end_all(processes.descendants(
@@ -96,6 +96,18 @@ def _serve(path: Path, owner: int, resume) -> None:
         path.unlink(missing_ok=True)
         pid_file.unlink(missing_ok=True)
         _remove_if_empty(path.parent)
+
+
+def _wait(child: int, owner: int) -> int:
+    """The resumed copy's exit status; it is killed if serve itself ends meanwhile."""
+    while True:
+        pid, status = os.waitpid(child, os.WNOHANG)
+        if pid:
+            return status
+        if not _alive(owner):
+            os.kill(child, signal.SIGKILL)
+            return os.waitpid(child, 0)[1]
+        time.sleep(0.05)
 
 
 def _remove_if_empty(chapter_dir: Path) -> None:
