@@ -64,9 +64,21 @@ def snapshot(root: Path) -> dict:
 
 
 def failure(book) -> str:
+    """The build's error; the build changed nothing in the book (only its scratch)."""
+    before = snapshot(book.root)
     with pytest.raises(ExecutionError) as err:
         book.build()
+    assert snapshot(book.root) == before
     return str(err.value)
+
+
+def built(book):
+    """The chapter's record; the build changed nothing in the book but that record."""
+    before = snapshot(book.root)
+    record = book.build()["demo"]
+    changed = {k for k, v in snapshot(book.root).items() if before.get(k) != v}
+    assert changed <= {"snippets/demo/_record.json"}
+    return record
 
 
 def a_sleep() -> str:
@@ -94,14 +106,12 @@ def test_a_child_left_running_fails_the_chapter_at_once_and_is_ended(tmp_path, d
         "a.py": f"import subprocess\nserver = subprocess.Popen({command.split()!r}, "
                 f"start_new_session={detached})\n",
         "b.py": "print('b ran')\n"}, timeout=20)
-    before = snapshot(tmp_path)
     t0 = time.monotonic()
     text = failure(book)
     assert time.monotonic() - t0 < 30
     assert (f"snippets/demo/a.py: a child process started by a.py ({command}) was still "
             "running when the chapter ended") in text
     assert gone(command) == []
-    assert snapshot(tmp_path) == before
 
 
 @needs_proc
@@ -123,7 +133,7 @@ def test_a_child_waited_for_is_fine(tmp_path):
     book = make_book(tmp_path, "# Demo\n@run demo/a.py\n", {
         "a.py": "import subprocess\nproc = subprocess.Popen(['sleep', '0.2'])\n"
                 "proc.wait()\n"}, timeout=20)
-    assert book.build()["demo"].output("a.py") == "0\n"
+    assert built(book).output("a.py") == "0\n"
 
 
 def test_a_snippet_stuck_in_c_code_is_killed_at_the_limit(tmp_path, mode):
@@ -186,7 +196,7 @@ def test_output_from_c_code_and_child_processes_appears_in_order(tmp_path):
         print("to stderr", file=sys.stderr)
         _ = os.write(2, "ünïcode on fd 2\\n".encode())
         """})
-    assert book.build()["demo"].output("a.py") == (
+    assert built(book).output("a.py") == (
         "from fd 1\nfrom print\nfrom a child\nfrom the buffer\nto stderr\nünïcode on fd 2\n")
 
 
@@ -233,7 +243,7 @@ def test_a_thread_joined_in_its_snippet_is_fine(tmp_path):
         t.start()
         t.join()
         """})
-    assert book.build()["demo"].output("a.py") == "from a thread\n"
+    assert built(book).output("a.py") == "from a thread\n"
 
 
 # -- 8: the current folder ---------------------------------------------------------
@@ -263,13 +273,10 @@ def test_inside_the_sandbox_the_book_is_read_only_and_there_is_no_network(tmp_pa
         with tempfile.TemporaryFile() as f:  # writing elsewhere stays possible
             _ = f.write(b"ok")
         """})
-    before = snapshot(tmp_path)
-    out = book.build()["demo"].output("a.py")
+    out = built(book).output("a.py")  # and it changed nothing in the book but its record
     assert out == ("docs/new.md Read-only file system\n"
                    "snippets/demo/_record.json Read-only file system\n"
                    "refused: Network is unreachable\n")
-    after = snapshot(tmp_path)
-    assert {k: v for k, v in after.items() if k != "snippets/demo/_record.json"} == before
 
 
 def test_the_protection_in_force_is_named():
