@@ -14,7 +14,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "bookrun"
 LAYERS = [
     ("model", ["model", "config", "drawing", "source"]),
     ("parse", ["page", "key", "prose"]),
-    ("run", ["processes", "sandbox", "checkpoint", "worker", "session"]),
+    ("run", ["processes", "sandbox", "capture", "checkpoint", "worker", "session"]),
     ("record", ["record", "book"]),
     ("render", ["copy_above", "reach", "render", "page_render", "notebook", "math", "diagrams"]),
     ("hosts", ["plugin", "serve", "extension", "zensical", "prepare", "print_page", "pdf",
