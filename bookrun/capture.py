@@ -130,9 +130,10 @@ class Capture:
 
 def _not_text(exc: UnicodeDecodeError) -> str:
     bad = exc.object[exc.start:exc.end + 8]
-    return (f"output is not UTF-8 text: bytes {bad!r} (shown escaped) after "
-            f"{exc.object[max(0, exc.start - 20):exc.start]!r}; a page holds text: decode "
-            "them, or print their repr()")
+    before = exc.object[max(0, exc.start - 20):exc.start]
+    return (f"output is not UTF-8 text: bytes {bad!r} (shown escaped)"
+            + (f" after {before!r}" if before else "")
+            + "; a page holds text: decode them, or print their repr()")
 
 
 class Output(io.TextIOBase):
