@@ -44,8 +44,10 @@ def bubblewrap() -> str | None:
 
 
 def _base_args() -> list[str]:
-    return ["--bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-net",
-            "--die-with-parent"]
+    # The host's devices stay (a GPU, /dev/shm for multiprocessing); /proc is remounted
+    # so that, in a PID namespace, it shows the sandbox's processes.
+    return ["--bind", "/", "/", "--dev-bind", "/dev", "/dev", "--proc", "/proc",
+            "--unshare-net", "--die-with-parent"]
 
 
 def describe() -> str:
