@@ -80,7 +80,6 @@ def execute(chapter: Chapter, root: Path, snippets_root: Path, scratch: Path,
         "result": str(work / "result.json"),
         "timeout": timeout,
         "memory_gb": memory_gb,
-        "parent": os.getpid(),
         "fingerprint": fingerprint or {},
         "steps": [{
             "path": f"{rel}/{s.snippet}",
