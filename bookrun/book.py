@@ -160,7 +160,8 @@ class Book:
 
     def run(self, chapter: Chapter) -> Run:
         return execute(chapter, self.root, self.snippets_root, self.cache / "scratch", self.timeout,
-                       self.checkpoints, self.style, self.config.fingerprint)
+                       self.checkpoints, self.style, self.config.fingerprint,
+                       self.config.memory_gb)
 
     def build(self, chapters=None, force=False) -> dict[str, Record]:
         """Reuse fresh records; execute (and record) the rest."""

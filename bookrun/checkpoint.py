@@ -17,14 +17,18 @@ import os
 import signal
 import socket
 import sys
+import time
 from pathlib import Path
+
+from . import processes
 
 POLL = 1.0  # seconds between checks that the serve process is still there
 _exit = os._exit  # taken before the session guards os._exit (the worker imports us first)
 
 
-def keep(directory: Path, key: str, owner: int, resume) -> None:
-    """Fork a checkpoint of this session; the session itself returns at once."""
+def keep(directory: Path, key: str, owner: int, resume, live: Path) -> None:
+    """Fork a checkpoint of this session; the session itself returns at once, having
+    noted the checkpoint's pid in `live` so that ending the session spares it."""
     path = directory / f"{key}.sock"
     if path.exists():
         return  # this very state is kept already
@@ -34,9 +38,13 @@ def keep(directory: Path, key: str, owner: int, resume) -> None:
         return  # (another chapter's last checkpoint was removing the folder) none kept
     sys.stdout.flush()
     sys.stderr.flush()
-    if os.fork():
+    child = os.fork()
+    if child:
+        processes.note_kept(live, child)
         return
     try:
+        os.setsid()  # out of the session's process group, which is ended as one
+        processes.become_reaper()  # a resumed copy's orphans stay ours, to be ended
         # Let go of the pipes the serve process reads the session's output from, or it
         # would wait for the checkpoint to end before it saw the session end.
         null = os.open(os.devnull, os.O_RDWR)
@@ -77,12 +85,29 @@ def _serve(path: Path, owner: int, resume) -> None:
                     finally:
                         _exit(0)
                 _reply(conn, {"pid": child})
-                _, status = os.waitpid(child, 0)
+                status = _wait(child, owner)
+                # What the copy started and left (it may have been killed at the limit),
+                # except the sessions it kept in turn.
+                processes.end_all(processes.descendants(
+                    os.getpid(), processes.kept(Path(request["job"]["live"]))))
+                processes.reap()
                 _reply(conn, {"code": os.waitstatus_to_exitcode(status)})
     finally:
         path.unlink(missing_ok=True)
         pid_file.unlink(missing_ok=True)
         _remove_if_empty(path.parent)
+
+
+def _wait(child: int, owner: int) -> int:
+    """The resumed copy's exit status; it is killed if serve itself ends meanwhile."""
+    while True:
+        pid, status = os.waitpid(child, os.WNOHANG)
+        if pid:
+            return status
+        if not _alive(owner):
+            os.kill(child, signal.SIGKILL)
+            return os.waitpid(child, 0)[1]
+        time.sleep(0.05)
 
 
 def _remove_if_empty(chapter_dir: Path) -> None:
@@ -121,26 +146,49 @@ def request(path: Path, job: dict, timeout: float, grace: float) -> tuple[int, b
         conn.settimeout(5)
         conn.connect(str(path))
         conn.sendall(json.dumps({"job": job}).encode() + b"\n")
-        replies = conn.makefile("r")
-        started = json.loads(replies.readline() or "{}")
+        first, rest = _read_line(conn, b"", time.monotonic() + 5)
+        started = json.loads(first or b"{}")
     except (OSError, ValueError):
         conn.close()
         path.unlink(missing_ok=True)  # a checkpoint that died left its socket file
         return None
-    if "pid" not in started:
+    if not isinstance(started, dict) or "pid" not in started:
         conn.close()
         return None
-    conn.settimeout(timeout + grace)
     killed = False
-    try:
-        line = replies.readline()
-    except TimeoutError:  # it never came back to Python to stop itself
+    line, _ = _read_line(conn, rest, time.monotonic() + timeout + grace)
+    if line is None:  # it never came back to Python to stop itself
         os.kill(started["pid"], signal.SIGKILL)
         killed = True
-        conn.settimeout(30)
-        line = replies.readline()
+        line, _ = _read_line(conn, b"", time.monotonic() + 30)
     conn.close()
-    return json.loads(line or '{"code": -9}')["code"], killed
+    try:
+        return int(json.loads(line or b'{"code": -9}')["code"]), killed
+    except (ValueError, KeyError, TypeError):
+        return -9, killed
+
+
+def _read_line(conn, pending: bytes, deadline: float) -> tuple[bytes | None, bytes]:
+    """One reply line and what came after it, read with a deadline (None past it). A
+    socket file object that timed out once cannot be read again, so the socket is read
+    directly; a closed connection gives what it sent ('' for nothing)."""
+    data = pending
+    while b"\n" not in data:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return None, b""
+        conn.settimeout(left)
+        try:
+            chunk = conn.recv(4096)
+        except TimeoutError:
+            return None, b""
+        except OSError:
+            return b"", b""
+        if not chunk:
+            return data, b""
+        data += chunk
+    line, rest = data.split(b"\n", 1)
+    return line, rest
 
 
 def release(directory: Path, keep_keys: set[str] | None = None) -> None:

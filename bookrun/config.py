@@ -35,6 +35,9 @@ class BookConfig:
                       "key, since it changes every figure.", default="matplotlibrc")
     timeout: float = _doc("Seconds a chapter may run. `BOOKRUN_TIMEOUT` and `--timeout` "
                           "override it.", default=300.0)
+    memory_gb: float = _doc("Gigabytes of address space a chapter's session may use (its "
+                            "child processes included); past it an allocation fails at the "
+                            "snippet's line.", default=4.0)
     colab_base: str = _doc("Address the \"Open in Colab\" button prefixes to "
                            "`notebooks/<chapter>/<chapter>.ipynb`; empty: no button.",
                            default="")
@@ -70,7 +73,8 @@ class BookConfig:
                 except (TypeError, ValueError):
                     value = -1.0
                 if not value > 0:
-                    raise ConfigError(f"{where}: {key} must be a positive number of seconds")
+                    unit = "gigabytes" if key == "memory_gb" else "seconds"
+                    raise ConfigError(f"{where}: {key} must be a positive number of {unit}")
             elif isinstance(default, dict):
                 if not (isinstance(value, dict)
                         and all(isinstance(v, dict) for v in value.values())):

@@ -26,7 +26,7 @@ from .model import Chapter
 
 HERE = Path(__file__).resolve().parent
 # The session's own code: the worker and what it imports from bookrun.
-ENGINE = ("worker.py", "checkpoint.py")
+ENGINE = ("worker.py", "capture.py", "checkpoint.py", "processes.py")
 
 
 def _without_docstrings(tree: ast.AST) -> ast.AST:

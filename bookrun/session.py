@@ -12,11 +12,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from . import checkpoint, interactive
+from . import checkpoint, interactive, processes, sandbox
 from .key import step_keys
 from .model import Chapter, ExecutionError, Run, SnippetRun, Step
 
 DEFAULT_TIMEOUT = 300.0
+DEFAULT_MEMORY_GB = 4.0  # address space per chapter session (BookConfig.memory_gb)
 # Per snippet, unless its directive raises them (`@run x/y.py max-output=400`): a page
 # shows a few to twenty lines and one or two figures; far more is a mistake that would
 # otherwise be committed in the record and published on the page.
@@ -42,6 +43,8 @@ WORKER_ENV = {
     "PYTHONWARNINGS": "default",
 }
 SHOWN_LINES = 30  # of the output before a failure, in the error message
+MARKER = "BOOKRUN_SESSION"  # in the environment of a session's every process
+OWNER = "owner.pid"  # in a session's scratch folder: the process that made it
 TIMEOUT_HINT = "raise the limit with BOOKRUN_TIMEOUT=SECONDS or --timeout SECONDS"
 
 
@@ -60,14 +63,18 @@ def limits(step: Step) -> dict:
 
 def execute(chapter: Chapter, root: Path, snippets_root: Path, scratch: Path,
             timeout: float = DEFAULT_TIMEOUT, checkpoints: Path | None = None,
-            style: Path | None = None, fingerprint: dict | None = None) -> Run:
+            style: Path | None = None, fingerprint: dict | None = None,
+            memory_gb: float = DEFAULT_MEMORY_GB) -> Run:
     """Run the chapter in a fresh session; with `checkpoints` (serve only), from the
     newest kept session whose earlier snippets are unchanged, keeping new ones.
 
     `fingerprint` (BookConfig.fingerprint) says what to read of the libraries the
     session imported, as the run's platform."""
+    sandbox.tell_once(lambda message: print(message, file=sys.stderr, flush=True))
     scratch.mkdir(parents=True, exist_ok=True)
-    work = Path(tempfile.mkdtemp(dir=scratch, prefix=f"{chapter.name}-"))
+    remove_stale_scratch(scratch, chapter.name)
+    work = Path(tempfile.mkdtemp(dir=scratch, prefix=f"{chapter.name}-")).resolve()
+    (work / OWNER).write_text(str(os.getpid()))
     figdir = work / "figures"
     rel = os.path.relpath(snippets_root, root)
     job = {
@@ -77,6 +84,7 @@ def execute(chapter: Chapter, root: Path, snippets_root: Path, scratch: Path,
         "live": str(work / "live"),
         "result": str(work / "result.json"),
         "timeout": timeout,
+        "memory_gb": memory_gb,
         "fingerprint": fingerprint or {},
         "steps": [{
             "path": f"{rel}/{s.snippet}",
@@ -95,7 +103,13 @@ def execute(chapter: Chapter, root: Path, snippets_root: Path, scratch: Path,
             spec["resume_key"] = key
         job.update(checkpoints=str(checkpoints / chapter.name), owner=os.getpid())
     try:
-        result = _run(chapter, root, work, job, timeout, keys)
+        try:
+            result = _run(chapter, root, work, job, timeout, keys)
+        except ExecutionError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - under serve, it must reach the page
+            raise ExecutionError(f"chapter {chapter.name!r} ({job['page']}): the session "
+                                 f"could not be run: {type(exc).__name__}: {exc}") from exc
     except BaseException:
         shutil.rmtree(work, ignore_errors=True)  # a failed run leaves no scratch behind
         raise
@@ -123,18 +137,44 @@ def _run(chapter, root, work, job, timeout, keys) -> dict:
 
 def _run_worker(chapter: Chapter, root: Path, work: Path, job: dict, timeout: float) -> dict:
     (work / "job.json").write_text(json.dumps(job))
-    env = dict(os.environ, **WORKER_ENV)
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "bookrun.worker", str(work / "job.json")],
-        cwd=root, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, text=True)
+    env = dict(os.environ, **WORKER_ENV, **{MARKER: str(work)})
+    # The whole scratch folder: a kept session (serve) resumes into a later run's folder.
+    writable = [work.parent] + ([Path(job["checkpoints"]).parent] if "checkpoints" in job
+                                else [])
+    if "checkpoints" in job:
+        Path(job["checkpoints"]).parent.mkdir(parents=True, exist_ok=True)
+    prefix = sandbox.command(root, writable, keep_sessions="checkpoints" in job)
+    # The worker's own messages go to a file, not a pipe: a child process that inherits
+    # a pipe keeps it open, and a read waiting for its end would wait as long as it lives.
+    log = work / "worker.log"
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            prefix + [sys.executable, "-m", "bookrun.worker", str(work / "job.json")],
+            cwd=root, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=out,
+            start_new_session=True)  # its own process group, ended as one below
     try:
-        _, err = proc.communicate(timeout=timeout + KILL_GRACE)
+        code = proc.wait(timeout=timeout + KILL_GRACE)
+        if prefix and code > 128:  # bwrap reports a signal as a shell does
+            code = 128 - code
     except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.communicate()
-        return _outcome(chapter, work, job, timeout, None, "")
-    return _outcome(chapter, work, job, timeout, proc.returncode, err)
+        code = None
+    finally:
+        processes.end_group(proc.pid, processes.kept(Path(job["live"])))
+        proc.wait()
+    return _outcome(chapter, work, job, timeout, code, log.read_text(errors="replace"))
+
+
+def remove_stale_scratch(scratch: Path, name: str) -> None:
+    """Scratch folders of this chapter left by a process that was killed (kill -9)."""
+    for folder in scratch.glob(f"{name}-*"):
+        try:
+            owner = int((folder / OWNER).read_text())
+        except (OSError, ValueError):
+            continue  # being created right now, or not ours
+        if not processes.alive(owner):
+            # Without a sandbox, what its session started may still run.
+            processes.end_all(processes.marked(f"{MARKER}={folder.resolve()}"))
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 def _outcome(chapter, work, job, timeout, code, err) -> dict:

@@ -3,58 +3,39 @@
 Started by `bookrun.session` as `python -m bookrun.worker JOB.json`.
 Each top-level statement is compiled in "single" mode, like a line typed at a
 REPL, so a bare expression echoes its value exactly as it would for a reader.
-Output (stdout and stderr, interleaved) and figures passed to `plt.show()` are
-captured per snippet; the snippets themselves contain nothing build-specific.
+Output (what file descriptors 1 and 2 receive, bookrun.capture) and figures
+passed to `plt.show()` are captured per snippet; the snippets themselves contain
+nothing build-specific.
 
 The session also enforces the limits a page must live within: output and
-figures per snippet, the chapter's time, no network, no `os._exit`. A breach
-stops the snippet where it happened, so the error has its line and traceback.
+figures per snippet, the chapter's time and memory, no network, no `os._exit`,
+no process or thread left behind. A breach stops the snippet where it happened,
+so the error has its line and traceback.
 """
 import ast
 import faulthandler
 import importlib.abc
 import importlib.util
-import io
 import ipaddress
 import json
+import linecache
 import os
 import re
+import resource
 import signal
 import sys
 import time
 import traceback
-from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
-from bookrun import checkpoint, frames
+from bookrun import checkpoint, frames, processes
+from bookrun.capture import (Capture, Output, Refused, SnippetError, TimedOut,
+                             check_stray_threads, refuse, track_threads)
 
 ADDRESS = re.compile(r" at 0x[0-9a-fA-F]{4,}")
 COMPOUND = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.For, ast.AsyncFor,
             ast.While, ast.If, ast.With, ast.AsyncWith, ast.Try, ast.Match)
 HERE = str(Path(__file__).resolve().parent)  # the executor's own frames are hidden
-
-
-class SnippetError(Exception):
-    def __init__(self, path, line, message):
-        super().__init__(message)
-        self.path, self.line = path, line
-
-
-class Refused(BaseException):
-    """A limit was hit. A BaseException, so a snippet's `except Exception` cannot hide it."""
-
-
-class TimedOut(Refused):
-    pass
-
-
-def refuse(state, message, kind=Refused):
-    # Remembered with the snippet's line: a snippet that catches even this still fails.
-    frame = sys._getframe(1)
-    while frame is not None and frame.f_code.co_filename != state.get("path"):
-        frame = frame.f_back
-    state.setdefault("refused", (message, frame.f_lineno if frame else None))
-    raise kind(message)
 
 
 def lint(path, source, tree):
@@ -76,36 +57,26 @@ def lint(path, source, tree):
                                "block before the next statement")
 
 
-class Capture(io.TextIOBase):
-    """One snippet's stdout and stderr: kept, mirrored to a file the parent reads if
-    the session dies, and refused past the snippet's output limit."""
+def note_children(state: dict, live: Path):
+    """Remember which snippet started each child process still running."""
+    for pid in processes.descendants(state["session"], processes.kept(live)):
+        state["children"].setdefault(pid, (state["path"], processes.command_line(pid)))
 
-    def __init__(self, mirror: Path, limits: dict, state: dict):
-        self.parts, self.lines, self.size = [], 0, 0
-        self.limits, self.state = limits, state
-        self.mirror = mirror.open("w", encoding="utf-8")
 
-    def writable(self):
-        return True
-
-    def write(self, text):
-        lines, size = self.lines + text.count("\n"), self.size + len(text.encode())
-        if lines > self.limits["max_lines"] or size > self.limits["max_bytes"]:
-            refuse(self.state, f"output exceeds the limit of {self.limits['max_lines']} lines "
-                   f"or {self.limits['max_bytes'] // 1000} kB per snippet: print less, or raise "
-                   f"it on the page with `@run {self.limits['snippet']} max-output=LINES`")
-        self.parts.append(text)
-        self.lines, self.size = lines, size
-        self.mirror.write(text)
-        self.mirror.flush()
-        return len(text)
-
-    def getvalue(self):
-        return "".join(self.parts)
-
-    def close(self):
-        self.mirror.close()
-        super().close()
+def end_children(state: dict, live: Path):
+    """End what the snippets started and left running; the first one found is an error
+    (a REPL would leave it running, a build must not)."""
+    left = processes.descendants(state["session"], processes.kept(live))
+    named = [(pid, state["children"].get(pid)) for pid in left]
+    processes.end_all(left)
+    processes.reap()
+    for pid, (path, command) in (p for p in named if p[1]):
+        return {"kind": "error", "path": path, "line": None,
+                "message": f"a child process started by {Path(path).name} ({command}) was "
+                           "still running when the chapter ended; it was ended. Wait for it "
+                           "(`proc.wait()`, `proc.communicate()`) in the snippet that needs it",
+                "traceback": "", "output": ""}
+    return None
 
 
 class _PyplotHook(importlib.abc.MetaPathFinder):
@@ -275,12 +246,27 @@ def install_time_limit(state: dict, deadline: float, timeout: float):
     signal.setitimer(signal.ITIMER_REAL, max(deadline - time.time(), 0.001))
 
 
-def run_snippet(path, source, namespace):
+def limit_memory(gigabytes: float):
+    """The session's address space, children included: past it an allocation fails as
+    a MemoryError at the snippet's line instead of the machine swapping."""
+    size = int(gigabytes * 2**30)
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if hard != resource.RLIM_INFINITY:
+        size = min(size, hard)
+    try:
+        resource.setrlimit(resource.RLIMIT_AS, (size, hard))
+    except (ValueError, OSError):
+        pass  # (macOS refuses most address-space limits) the machine's own limits hold
+
+
+def run_snippet(path, source, namespace, capture, state):
     tree = ast.parse(source, filename=path)
     lint(path, source, tree)
     for node in tree.body:
         code = compile(ast.Interactive(body=[node]), path, "single")
         exec(code, namespace)
+        capture.check(node.lineno)  # what C code and child processes wrote
+        check_stray_threads(state)
 
 
 def describe(exc, path, snippet_paths, output):
@@ -312,17 +298,22 @@ def run_step(step, job, namespace, state, live: Path):
     path = step["path"]
     state.update(path=path, stem=Path(path).stem, count=0, figures=[], limits=step["limits"])
     (live / "running").write_text(path)
-    buffer = Capture(live / "output", step["limits"], state)
+    capture = state["capture"] = Capture(live / "output", step["limits"], state)
     try:
-        source = Path(path).read_text(encoding="utf-8")
-        with redirect_stdout(buffer), redirect_stderr(buffer):
-            sys.displayhook = sys.__displayhook__
-            run_snippet(path, source, namespace)
+        # By absolute path: a snippet may change the current folder.
+        source = (Path(job["cwd"]) / path).read_text(encoding="utf-8")
+        linecache.cache[path] = (len(source), None, source.splitlines(True), path)
+        sys.displayhook = sys.__displayhook__
+        run_snippet(path, source, namespace, capture, state)
+        state["capture"] = None
+        capture.finish()
+        check_stray_threads(state)
+        note_children(state, live)
         if "refused" in state:  # caught by the snippet itself, still a failure
             raise SnippetError(path, state["refused"][1], state["refused"][0])
         drawn = frames.capture(step.get("interactive"), namespace, state["figdir"],
                                state["figures"])
-        output = buffer.getvalue()
+        output = capture.getvalue()
         m = ADDRESS.search(output)
         if m:
             row = output[:m.start()].count("\n")
@@ -345,12 +336,17 @@ def run_step(step, job, namespace, state, live: Path):
                                    "that prints the same each time")
     except (SnippetError, frames.FrameError) as exc:
         return None, {"kind": "error", "path": exc.path, "line": exc.line,
-                      "message": str(exc), "traceback": "", "output": buffer.getvalue()}
+                      "message": str(exc), "traceback": "", "output": capture.getvalue()}
     except BaseException as exc:  # noqa: BLE001 - every failure is reported, then fatal
         paths = {s["path"] for s in job["steps"]}
-        return None, describe(exc, path, paths, buffer.getvalue())
+        error = describe(exc, path, paths, capture.getvalue())
+        if isinstance(exc, MemoryError):
+            error["message"] += (f" (a chapter's session may use {job['memory_gb']:g} GB; "
+                                 "the book's `memory_gb` option raises it)")
+        return None, error
     finally:
-        buffer.close()
+        state["capture"] = None
+        capture.close()
     return {"path": path, "output": output, "figures": list(state["figures"]),
             "values": values, "frames": drawn}, None
 
@@ -364,7 +360,8 @@ def run_from(start, job, namespace, state, results):
     for k in range(start, len(job["steps"])):
         if job.get("checkpoints") and k > start:
             checkpoint.keep(Path(job["checkpoints"]), job["steps"][k]["resume_key"], job["owner"],
-                 lambda new_job, k=k: resume(new_job, k, namespace, state, results))
+                            lambda new_job, k=k: resume(new_job, k, namespace, state, results),
+                            Path(job["live"]))
         result, error = run_step(job["steps"][k], job, namespace, state, Path(job["live"]))
         if error:
             return error
@@ -387,6 +384,8 @@ def finish(job, start, namespace, state, results):
                 sys.meta_path.insert(0, _PyplotHook(state))
             install_network_guard(state)
             install_exit_guard(state)
+            track_threads(state)
+            sys.stdout, sys.stderr = Output(state, 1), Output(state, 2)
             namespace = {"__name__": "__main__", "__builtins__": __builtins__}
         error = run_from(start, job, namespace, state, results)
         signal.setitimer(signal.ITIMER_REAL, 0)
@@ -394,6 +393,14 @@ def finish(job, start, namespace, state, results):
         where = state["path"] or f"{job['page']} (the session was still starting)"
         error = {"kind": "timeout", "path": where, "line": None,
                  "message": str(exc), "traceback": "", "output": ""}
+    signal.setitimer(signal.ITIMER_REAL, 0)
+    left = end_children(state, Path(job["live"]))
+    try:
+        check_stray_threads(state)
+    except SnippetError as exc:
+        left = left or {"kind": "error", "path": exc.path, "line": exc.line,
+                        "message": str(exc), "traceback": "", "output": ""}
+    error = error or left
     fingerprint = platform_fingerprint(job["fingerprint"]) if error is None else {}
     Path(job["result"]).write_text(json.dumps({"steps": results, "error": error,
                                                "platform": fingerprint}))
@@ -407,7 +414,9 @@ def resume(job, start, namespace, state, results):
     err = os.open(live / "stderr", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
     os.dup2(err, 1)  # what the interpreter itself says, for the parent's crash report
     os.dup2(err, 2)
-    state.update(figdir=Path(job["figdir"]), session=os.getpid())
+    state.update(figdir=Path(job["figdir"]), session=os.getpid(), children={})
+    processes.die_with_parent(os.getppid())
+    processes.become_reaper()
     state["figdir"].mkdir(parents=True, exist_ok=True)
     for name, data in state["drawn"].items():
         (state["figdir"] / name).write_bytes(data)
@@ -416,12 +425,17 @@ def resume(job, start, namespace, state, results):
 
 def main(job_path):
     job = json.loads(Path(job_path).read_text())
-    faulthandler.enable()  # a crash in C code still prints the snippet's line
+    processes.die_with_parent(os.getppid())
+    processes.become_reaper()  # so that detached grandchildren can still be ended
+    limit_memory(job["memory_gb"])
+    # A crash in C code still prints the snippet's line, to the worker's own stderr (not
+    # to the snippet's output, which fd 2 is while a snippet runs).
+    faulthandler.enable(os.fdopen(os.dup(2), "w"))
     Path(job["figdir"]).mkdir(parents=True, exist_ok=True)
     Path(job["live"]).mkdir(parents=True, exist_ok=True)
     sys.path.insert(0, job["cwd"])
     state = {"path": None, "stem": "", "count": 0, "figures": [], "figdir": Path(job["figdir"]),
-             "session": os.getpid(), "drawn": {}}
+             "session": os.getpid(), "drawn": {}, "children": {}, "capture": None}
     finish(job, 0, None, state, [])
 
 

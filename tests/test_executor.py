@@ -651,8 +651,9 @@ def test_written_files_follow_the_umask(tmp_path, umask):
 # -- serve: a save re-runs the chapter from the edited snippet ----------------------
 RESUME_PAGE = "# Demo\n@run demo/a.py\n@run demo/b.py\n@run demo/c.py\n\nLast {{ z | .3f }}.\n"
 RESUME_CODE = {
-    # The file counts how many times the chapter ran from its first snippet.
-    "a.py": "import numpy as np\n_ = open('starts.txt', 'a').write('a')\n"
+    # The file counts how many times the chapter ran from its first snippet. It lies
+    # outside the book, which a sandboxed session may not write to (bookrun.sandbox).
+    "a.py": "import numpy as np\n_ = open(STARTS, 'a').write('a')\n"
             "rng = np.random.default_rng(0)\nprint(rng.normal(size=2).round(4))\n",
     "b.py": PLOT.replace("[0, 1, 4]", "rng.normal(size=3)"),
     "c.py": "z = rng.normal()\nprint('last draw', round(z, 4))\n",
@@ -662,7 +663,11 @@ RESUME_CODE = {
 @pytest.fixture
 def kept(tmp_path):
     """A book whose builds keep their sessions, as under `mkdocs serve`."""
-    book = make_book(tmp_path, RESUME_PAGE, RESUME_CODE)
+    book_root = tmp_path / "book"
+    book_root.mkdir()
+    code = dict(RESUME_CODE, **{"a.py": RESUME_CODE["a.py"].replace(
+        "STARTS", repr(str(tmp_path / "starts.txt")))})
+    book = make_book(book_root, RESUME_PAGE, code)
     book.checkpoints = Path(tempfile.mkdtemp(prefix="bk-"))  # socket names must be short
     yield book
     checkpoint.release(book.checkpoints / "demo")
@@ -670,7 +675,7 @@ def kept(tmp_path):
 
 
 def starts(book) -> int:
-    return len((book.root / "starts.txt").read_text())
+    return len((book.root.parent / "starts.txt").read_text())
 
 
 def test_a_save_re_runs_from_the_edited_snippet_as_a_fresh_run_would(kept):

@@ -14,7 +14,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "bookrun"
 LAYERS = [
     ("model", ["model", "config", "drawing", "source", "safe_text"]),
     ("parse", ["names", "bindings", "interactive", "page", "header", "key", "prose"]),
-    ("run", ["checkpoint", "frames", "worker", "session"]),
+    ("run", ["processes", "sandbox", "capture", "checkpoint", "frames", "worker", "session"]),
     ("record", ["record", "book"]),
     ("render", ["copy_above", "reach", "render", "page_render", "notebook", "math", "diagrams"]),
     ("hosts", ["plugin", "serve", "extension", "zensical", "prepare", "print_page", "pdf",

@@ -16,11 +16,13 @@ true_gain, surrogate, kl_line = map(np.array, (true_gain, surrogate, kl_line))
 quad = 0.5 * ts**2 * (u @ fisher0 @ u)
 
 print(f"direction u = {np.round(u, 3)}")
+# uFu is 1/3 here, so at t = 0.75 the last column is 0.09375 exactly: five decimals
+# print it the same on every CPU (four would round a tie either way)
 print("   t   surrogate   true gain     KL    1/2 t^2 uFu")
 for t in (0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 2.5, 3.0):
     i = int(round(t * 20))
     print(f"{t:4.2f}  {surrogate[i]:10.3f}  {true_gain[i]:10.3f}  {kl_line[i]:7.4f}"
-          f"  {quad[i]:9.4f}")
+          f"  {quad[i]:10.5f}")
 
 t_best = ts[true_gain.argmax()]
 t_trust = ts[kl_line <= 0.05].max()
