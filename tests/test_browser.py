@@ -35,7 +35,9 @@ PAGES = ["", *CHAPTERS]  # "" is the home page
 TIMEOUT_MS = 20_000  # per wait, on a slow CI machine
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
-NEXT_FRAME = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
+# Two animation frames, or two seconds if frames stop (a hidden page): never a hang.
+NEXT_FRAME = ("() => Promise.race([new Promise(r => requestAnimationFrame(() => "
+              "requestAnimationFrame(r))), new Promise(r => setTimeout(r, 2000))])")
 # Material 9.8 draws the copy button as button.md-code__button; older ones as .md-clipboard.
 COPY_BUTTON = '.md-clipboard, button.md-code__button[data-md-type="copy"]'
 # Math and diagrams are drawn when the site is built: no page may fetch a script for them.
@@ -137,7 +139,10 @@ class Tab:
         page = self.page
         try:
             # Nothing typesets any more; wait for the math fonts and the figures.
-            page.evaluate("() => document.fonts.ready.then(() => true)")
+            # Bounded: Playwright's evaluate would wait for ever on a promise that never
+            # settles.
+            page.evaluate(f"() => Promise.race([document.fonts.ready.then(() => true), "
+                          f"new Promise((_, no) => setTimeout(() => no('fonts'), {TIMEOUT_MS}))])")
             page.wait_for_function("() => [...document.images].every(i => i.complete)")
         except sync_api.Error:
             self.problems.append("fonts or images still loading")
