@@ -15,7 +15,7 @@ import pytest
 
 # The server, the browser and the page loader are the browser tests' own (the import
 # also skips this module, with their message, where Debian's chromium is missing).
-from test_browser import (CHAPTERS, DESKTOP, LAY_OUT_ALL, NEXT_FRAME, Tab,  # noqa: F401
+from test_browser import (CHAPTERS, DESKTOP, LAY_OUT_ALL, Tab,  # noqa: F401
                           base_url, browser, page_id, site_pages)
 
 axe_sync = pytest.importorskip("axe_playwright_python.sync_playwright",
@@ -28,30 +28,40 @@ BLOCKING = ("serious", "critical")
 FIGURE_NUMBER = re.compile(r"^Figure (\d+)\.(\d+)\.")
 # Figures are numbered by the chapter's place in the nav ("3. Bandits"): CHAPTERS order.
 CHAPTER_NUMBER = {path: str(n) for n, path in enumerate(CHAPTERS, start=1)}
+# Playwright's evaluate has no time limit of its own: every wait in a page script is
+# bounded, so a frame that never comes (a hidden or stalled page) fails a test instead
+# of hanging the suite. FRAME is two animation frames or FRAME_LIMIT_MS, whichever first.
+FRAME_LIMIT_MS = 2000
+FRAME = (f"() => Promise.race([new Promise(r => requestAnimationFrame(() => "
+         f"requestAnimationFrame(r))), new Promise(r => setTimeout(r, {FRAME_LIMIT_MS}))])")
 # One screen at a time, two frames each (time for the browser to draw what came into
-# view and for a11y.js to see it), then back to the top.
-SCROLL_THROUGH = """async () => {
-  const frame = () => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
-  for (let y = 0; y < document.body.scrollHeight; y += window.innerHeight) {
+# view), then back to the top.
+SCROLL_THROUGH = f"""async () => {{
+  const frame = {FRAME};
+  for (let y = 0; y < document.body.scrollHeight; y += window.innerHeight) {{
     window.scrollTo(0, y);
     await frame();
-  }
+  }}
   window.scrollTo(0, 0);
   await frame();
-}"""
+}}"""
+# A page is audited twice: as loaded, the way Lighthouse and a reader who tabs before
+# scrolling meet it (blocks far from the viewport not yet laid out), and after a read
+# through, every block laid out so that axe can measure the colours of all of them.
+STATES = ("as loaded", "scrolled")
 
 
-def _violations(tab: Tab, path: str, axe) -> list[str]:
+def _violations(tab: Tab, path: str, axe, state: str) -> list[str]:
     problems = tab.open(path)
     if problems:
         return [f"did not load cleanly: {p}" for p in problems]
-    # Read the page as a reader does, top to bottom: blocks off screen are skipped
-    # (book.css: content-visibility) and only drawn, and their scrolling boxes made
-    # reachable by keyboard (a11y.js), as they come near the viewport. Then lay out
-    # every block at once, so that axe can measure the colours of all of them.
-    tab.page.evaluate(SCROLL_THROUGH)
-    tab.page.add_style_tag(content=LAY_OUT_ALL)
-    tab.page.evaluate(NEXT_FRAME)
+    if state == "scrolled":
+        # Read the page as a reader does, top to bottom: blocks off screen are skipped
+        # (book.css: content-visibility) and drawn as they come near the viewport. Then
+        # lay out every block at once, so that axe can measure the colours of all.
+        tab.page.evaluate(SCROLL_THROUGH)
+        tab.page.add_style_tag(content=LAY_OUT_ALL)
+    tab.page.evaluate(FRAME)
     found = axe.run(tab.page).response["violations"]
     lines = []
     for v in found:
@@ -67,32 +77,36 @@ def _violations(tab: Tab, path: str, axe) -> list[str]:
 
 @pytest.fixture(scope="module")
 def axe_report(browser, base_url, site_pages):  # noqa: F811
-    """{(scheme, path): [violations]} for every page in both palettes."""
+    """{(scheme, state, path): [violations]} for every page, both palettes and states."""
     axe = axe_sync.Axe()
     report = {}
     for scheme, palette in SCHEMES.items():
         tab = Tab(browser, base_url, viewport=DESKTOP)
         # A reader whose system asks for this scheme: Material follows the media query.
         tab.page.emulate_media(color_scheme=scheme)
-        for path in site_pages:
-            lines = _violations(tab, path, axe)
-            shown = tab.page.evaluate("() => document.body.getAttribute('data-md-color-scheme')")
-            if shown != palette:  # the palette under test must really be the one shown
-                lines.append(f"expected the {palette!r} palette, the page shows {shown!r}")
-            report[scheme, path] = lines
+        for state in STATES:
+            for path in site_pages:
+                lines = _violations(tab, path, axe, state)
+                shown = tab.page.evaluate(
+                    "() => document.body.getAttribute('data-md-color-scheme')")
+                if shown != palette:  # the palette under test must really be the one shown
+                    lines.append(f"expected the {palette!r} palette, the page shows {shown!r}")
+                report[scheme, state, path] = lines
         tab.close()
     return report
 
 
+@pytest.mark.parametrize("state", STATES)
 @pytest.mark.parametrize("scheme", SCHEMES)
-def test_no_serious_or_critical_axe_violations(axe_report, site, site_pages, scheme):
+def test_no_serious_or_critical_axe_violations(axe_report, site, site_pages, scheme, state):
     # Every chapter, and every notebook page the generator made (MkDocs does; Zensical
-    # publishes the .ipynb files only), is audited.
+    # publishes the .ipynb files only), is audited, unscrolled and scrolled through.
     notebooks = {p.parent.relative_to(site).as_posix()
                  for p in site.glob("notebooks/*/index.html")}
     assert set(CHAPTERS) | notebooks <= set(site_pages), "pages missing from the audit"
-    bad = {page_id(p): lines for (s, p), lines in axe_report.items() if s == scheme and lines}
-    assert not bad, f"axe-core, {scheme} palette:\n" + "\n".join(
+    bad = {page_id(p): lines for (s, st, p), lines in axe_report.items()
+           if s == scheme and st == state and lines}
+    assert not bad, f"axe-core, {scheme} palette, {state}:\n" + "\n".join(
         f"  {p}:\n" + "\n".join(f"    - {x}" for x in lines) for p, lines in bad.items())
 
 

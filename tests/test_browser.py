@@ -35,7 +35,9 @@ PAGES = ["", *CHAPTERS]  # "" is the home page
 TIMEOUT_MS = 20_000  # per wait, on a slow CI machine
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
-NEXT_FRAME = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
+# Two animation frames, or two seconds if frames stop (a hidden page): never a hang.
+NEXT_FRAME = ("() => Promise.race([new Promise(r => requestAnimationFrame(() => "
+              "requestAnimationFrame(r))), new Promise(r => setTimeout(r, 2000))])")
 # Material 9.8 draws the copy button as button.md-code__button; older ones as .md-clipboard.
 COPY_BUTTON = '.md-clipboard, button.md-code__button[data-md-type="copy"]'
 # Math and diagrams are drawn when the site is built: no page may fetch a script for them.
@@ -137,7 +139,10 @@ class Tab:
         page = self.page
         try:
             # Nothing typesets any more; wait for the math fonts and the figures.
-            page.evaluate("() => document.fonts.ready.then(() => true)")
+            # Bounded: Playwright's evaluate would wait for ever on a promise that never
+            # settles.
+            page.evaluate(f"() => Promise.race([document.fonts.ready.then(() => true), "
+                          f"new Promise((_, no) => setTimeout(() => no('fonts'), {TIMEOUT_MS}))])")
             page.wait_for_function("() => [...document.images].every(i => i.complete)")
         except sync_api.Error:
             self.problems.append("fonts or images still loading")
@@ -351,11 +356,31 @@ def test_figures_load(desktop, path):
     assert not broken, f"images that did not load: {broken}"
 
 
+# The theme sets up each code block (its copy button) when the block first comes into
+# view (mkdocs.yml: content.lazy), as a reader scrolls: open every answer, bring each
+# block into view in turn, and list those still without a button after a short wait.
+COPY_AS_SCROLLED = """async (copyButton) => {
+  const frame = () => Promise.race([new Promise(r => requestAnimationFrame(
+    () => requestAnimationFrame(r))), new Promise(r => setTimeout(r, 2000))]);
+  for (const d of document.querySelectorAll("article details")) d.open = true;
+  const codes = [...document.querySelectorAll("article .highlight pre > code")];
+  for (const code of codes) {
+    code.scrollIntoView();
+    const pre = code.closest("pre");
+    for (let i = 0; i < 50 && !pre.querySelector(copyButton); i++) await frame();
+  }
+  return {blocks: codes.length, without: codes.filter(c => !c.closest("pre")
+    .querySelector(copyButton)).map(c => c.textContent.slice(0, 60))};
+}"""
+
+
 @pytest.mark.parametrize("path", CHAPTERS)
-def test_code_blocks_have_copy_buttons(desktop, path):
-    _, shown, _ = _chapter(desktop, path)
-    assert shown["codeBlocks"] > 0, "a chapter without code blocks"
-    assert not shown["withoutCopy"], f"code blocks without a copy button: {shown['withoutCopy'][:3]}"
+def test_code_blocks_have_copy_buttons(tab, desktop, path):
+    _chapter(desktop, path)
+    assert not tab.open(path), tab.problems
+    got = tab.page.evaluate(COPY_AS_SCROLLED, COPY_BUTTON)
+    assert got["blocks"] > 0, "a chapter without code blocks"
+    assert not got["without"], f"code blocks without a copy button: {got['without'][:3]}"
 
 
 @pytest.mark.parametrize("path", CHAPTERS)

@@ -16,8 +16,9 @@ from bookrun.prepare import prepare
 from bookrun.record import load_record
 
 TAG = re.compile(r"<[^>]+>")
-OUTPUT = re.compile(r'<div class="bookrun-output highlight">.*?<code>(.*?)</code>', re.S)
-CODE = re.compile(r"<pre\b.*?</pre>|<code\b.*?</code>", re.S)
+OUTPUT = re.compile(r'<div class="bookrun-output highlight">.*?<code[^>]*>(.*?)</code>', re.S)
+# Code, and the snippets copy_above.py keeps as data for its copy buttons, are not prose.
+CODE = re.compile(r"<pre\b.*?</pre>|<code\b.*?</code>|<script\b.*?</script>", re.S)
 IMG = re.compile(r'<img\b[^>]*\bsrc="([^"]+)"')
 ALT = re.compile(r'<img\b[^>]*\balt="([^"]*)"')
 CHAPTERS = Book(root=ROOT).chapters()

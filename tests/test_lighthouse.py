@@ -1,0 +1,60 @@
+"""Lighthouse (the pinned 12.2.3, `npm ci`) scores 100 in accessibility, best practices
+and SEO on the home page and every chapter of the MkDocs build, and on the home page
+and one chapter of the Zensical build.
+
+Each site is served with gzip on loopback, as GitHub Pages serves it, and audited
+with Lighthouse's mobile preset in Debian's chromium. Only these three categories
+run: they do not depend on the machine's speed (performance does; see
+benchmarks/bench_lighthouse.py), and they cost tens of seconds a page.
+"""
+from __future__ import annotations
+
+import os
+
+import pytest
+
+import lighthouse_run
+from site_server import serve, stop
+
+CATEGORIES = ("accessibility", "best-practices", "seo")
+CHAPTERS = ["setup", "return-and-discount", "bandits", "q-learning", "policy-gradients", "ppo",
+            "rl-for-language-models"]
+# (generator, page): every page of the published build; Zensical's home and one chapter.
+CASES = ([("mkdocs", p) for p in ["", *CHAPTERS]]
+         + [("zensical", ""), ("zensical", "ppo")])
+RUN_TIMEOUT = 240  # seconds for one Lighthouse run on a busy two-core machine
+
+why = lighthouse_run.missing()
+if why:
+    if os.environ.get("CI") == "true":  # .ci/run installs it (npm ci): never skip there
+        raise RuntimeError(why)
+    pytest.skip(why, allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def served(request):
+    """Base URL of each generator's site, served with gzip; started on first use."""
+    servers, urls = [], {}
+
+    def url(generator: str) -> str:
+        if generator not in urls:
+            site = request.getfixturevalue("built_site" if generator == "mkdocs"
+                                           else "zensical_site")
+            server, urls[generator] = serve(site)
+            servers.append(server)
+        return urls[generator]
+
+    yield url
+    for server in servers:
+        stop(server)
+
+
+@pytest.mark.parametrize("generator,page", CASES,
+                         ids=[f"{g}-{p or 'home'}" for g, p in CASES])
+def test_lighthouse_scores_100(served, generator, page):
+    url = served(generator) + (f"{page}/" if page else "")
+    report = lighthouse_run.run(url, CATEGORIES, timeout=RUN_TIMEOUT)
+    got = lighthouse_run.scores(report)
+    short = {c: got.get(c) for c in CATEGORIES if got.get(c) != 100}
+    assert not short, f"{generator} {page or 'home'}: {short}\n" + "\n".join(
+        f"  {c}: {line}" for c in short for line in lighthouse_run.failing_audits(report, c))
