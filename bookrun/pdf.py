@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import logging
 import os
 import time
 from dataclasses import dataclass
@@ -24,6 +25,9 @@ CHROMIUM = Path(os.environ.get("BOOKRUN_CHROMIUM") or "/usr/bin/chromium")
 PAPERS = {"a4": "A4", "letter": "Letter"}
 PRINT_FILE = ".bookrun-print.html"   # written into the site while printing, then removed
 TIMEOUT_MS = 120_000                 # per page load and per print
+# Chromium's trailer gives a /Size a few objects short; pypdf warns on every read and
+# copes. The file pypdf writes has a correct one.
+logging.getLogger("pypdf").setLevel(logging.ERROR)
 MAX_PRINTS = 4                       # the second print settles it; two more for safety
 
 
@@ -161,6 +165,9 @@ def main(argv: list[str], root: Path) -> int:
     except PrintError as exc:
         print(f"bookrun: error: {exc}", file=sys.stderr)
         return 1
-    print(f"bookrun: {os.path.relpath(done.path)}: {done.pages} pages ({args.paper}), "
+    shown = done.path.resolve()
+    if shown.is_relative_to(Path.cwd()):
+        shown = shown.relative_to(Path.cwd())
+    print(f"bookrun: {shown}: {done.pages} pages ({args.paper}), "
           f"{done.size / 1e6:.1f} MB, printed {done.prints}x in {done.seconds:.0f} s")
     return 0

@@ -100,7 +100,9 @@ class PrintBook:
             page_name = f"chapter{i}"
             # The running header: a named page per chapter carries its title (Chromium
             # draws @page margin boxes; it has no string-set to take it from a heading).
-            running.append(f'@page {page_name} {{ @top-right {{ content: "{css_string(ch.nav_title)}"; }} }}')
+            # ("Home" is a web page's word; on paper the page's own title heads it.)
+            header = ch.nav_title if chapter_number(ch.nav_title) else ch.title
+            running.append(f'@page {page_name} {{ @top-right {{ content: "{css_string(header)}"; }} }}')
             number_label = ""
             if chapter_number(ch.nav_title):
                 number_label = (f'<p class="print-chapter-number" aria-hidden="true">'
