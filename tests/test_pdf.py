@@ -48,9 +48,9 @@ def words(fragment: str) -> str:
     return " ".join(html.unescape(TAG.sub("", KATEX_HTML.sub("", fragment))).split())
 
 
-def print_book(site: Path, out: Path) -> Path:
+def print_book(site: Path, out: Path, *options: str) -> Path:
     proc = subprocess.run([sys.executable, "-m", "bookrun", "pdf", "--site", str(site),
-                           "-o", str(out)], cwd=ROOT, capture_output=True, text=True,
+                           "-o", str(out), *options], cwd=ROOT, capture_output=True, text=True,
                           timeout=PRINT_TIMEOUT, env=dict(os.environ, PYTHONPATH=str(ROOT)))
     assert proc.returncode == 0, f"bookrun pdf failed:\n{proc.stdout}\n{proc.stderr}"
     return out
@@ -169,8 +169,7 @@ def test_internal_links_resolve(reader, articles):
     assert internal > headings, "the contents alone link to every chapter and section"
     assert external > 50, "the reading lists' links are kept"
     # The home page's table links to chapter 3 where chapter 3 starts.
-    pages = {n.lstrip("/"): reader.get_destination_page_number(d) + 1
-             for n, d in reader.named_destinations.items()}
+    pages = destination_pages(reader)
     start = pages["bandits--top"]
     assert "Bandits" in reader.pages[start - 1].extract_text()
     # Prose that names a figure links to it ("Figure 6.1" in chapter 6's text).
@@ -179,18 +178,25 @@ def test_internal_links_resolve(reader, articles):
     assert "Figure 6.1." in reader.pages[figure - 1].extract_text()
 
 
+def destination_pages(reader) -> dict[str, int]:
+    return {n.lstrip("/"): reader.get_destination_page_number(d) + 1
+            for n, d in reader.named_destinations.items()}
+
+
+def assert_contents_give_chapter_starts(reader):
+    """The contents (pages 2 and 3) end each chapter's line with the page it starts on."""
+    pages = destination_pages(reader)
+    contents = (reader.pages[1].extract_text() + "\n" + reader.pages[2].extract_text()).splitlines()
+    for anchor, words in [("bandits--top", "3. Bandits: learning"), ("ppo--top", "6. PPO: many"),
+                          ("setup--top", "1. Setup: agents")]:
+        lines = [line for line in contents if line.startswith(words)]
+        assert lines, f"{words!r} is not in the contents"
+        assert lines[0].split()[-1] == str(pages[anchor]), (lines[0], pages[anchor])
+        assert words.split(": ")[1].split()[0] in reader.pages[pages[anchor] - 1].extract_text()
+
+
 def test_contents_show_the_pages_chapters_start_on(reader):
-    pages = {n.lstrip("/"): reader.get_destination_page_number(d) + 1
-             for n, d in reader.named_destinations.items()}
-    contents = reader.pages[1].extract_text() + reader.pages[2].extract_text()
-    flat = " ".join(contents.split())
-    assert f"Learning which option pays".lower() in flat.lower()
-    for line in contents.splitlines():
-        if "Bandits: learning" in line:
-            assert line.rstrip().endswith(str(pages["bandits--top"])), line
-            break
-    else:
-        pytest.fail("chapter 3 is not in the contents")
+    assert_contents_give_chapter_starts(reader)
 
 
 def test_fonts_are_embedded(reader):
@@ -213,3 +219,10 @@ def test_fonts_are_embedded(reader):
 def test_byte_identical_across_two_builds(book_pdf, tmp_path):
     again = print_book(book_pdf.parent, tmp_path / "again.pdf")
     assert again.read_bytes() == book_pdf.read_bytes(), "two prints of one site differ"
+
+
+def test_us_letter(book_pdf, tmp_path):
+    letter = pypdf.PdfReader(print_book(book_pdf.parent, tmp_path / "letter.pdf", "--paper", "letter"))
+    box = letter.pages[0].mediabox
+    assert (round(float(box.width)), round(float(box.height))) == (612, 792)
+    assert_contents_give_chapter_starts(letter)  # Letter's own page numbers
