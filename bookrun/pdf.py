@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import hashlib
 import io
+import logging
 import os
+import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +26,9 @@ CHROMIUM = Path(os.environ.get("BOOKRUN_CHROMIUM") or "/usr/bin/chromium")
 PAPERS = {"a4": "A4", "letter": "Letter"}
 PRINT_FILE = ".bookrun-print.html"   # written into the site while printing, then removed
 TIMEOUT_MS = 120_000                 # per page load and per print
+# Chromium's trailer gives a /Size a few objects short; pypdf warns on every read and
+# copes. The file pypdf writes has a correct one.
+logging.getLogger("pypdf").setLevel(logging.ERROR)
 MAX_PRINTS = 4                       # the second print settles it; two more for safety
 
 
@@ -127,6 +132,7 @@ def finalize(pdf: bytes, title: str) -> bytes:
     writer.add_metadata(info)
     if "/Lang" not in writer._root_object:
         writer._root_object[NameObject("/Lang")] = TextStringObject("en")
+    renumber_node_ids(writer)
     # pypdf keeps the id Chromium drew at random; the id becomes a hash of the content.
     # (pypdf has no public setter for the trailer's /ID.)
     writer._ID = ArrayObject([ByteStringObject(b"\0" * 16)] * 2)
@@ -161,6 +167,44 @@ def main(argv: list[str], root: Path) -> int:
     except PrintError as exc:
         print(f"bookrun: error: {exc}", file=sys.stderr)
         return 1
-    print(f"bookrun: {os.path.relpath(done.path)}: {done.pages} pages ({args.paper}), "
+    shown = done.path.resolve()
+    if shown.is_relative_to(Path.cwd()):
+        shown = shown.relative_to(Path.cwd())
+    print(f"bookrun: {shown}: {done.pages} pages ({args.paper}), "
           f"{done.size / 1e6:.1f} MB, printed {done.prints}x in {done.seconds:.0f} s")
     return 0
+
+
+NODE_ID = re.compile(r"node(\d+)\Z")
+
+
+def renumber_node_ids(writer) -> None:
+    """Chromium names tagged table headers by DOM node number ("node00060915"; a data
+    cell's /Headers and the /IDTree refer to them). The numbers count every node the
+    browser ever made, so they drift by one or two between runs; renumbered 1, 2, 3 in
+    their order, with the same width, the names keep their order and every reference."""
+    from pypdf.generic import ArrayObject, DictionaryObject, TextStringObject
+
+    found = []  # (container, key, number)
+
+    def visit(obj) -> None:
+        if isinstance(obj, DictionaryObject):
+            items = list(obj.items())
+        elif isinstance(obj, ArrayObject):
+            items = list(enumerate(obj))
+        else:
+            return
+        for key, value in items:
+            if isinstance(value, str):
+                m = NODE_ID.match(value)
+                if m:
+                    found.append((obj, key, m.group(1)))
+            else:
+                visit(value)
+
+    for obj in writer._objects:
+        visit(obj)
+    numbers = sorted({n for _, _, n in found}, key=int)
+    new = {n: f"node{i:0{len(n)}d}" for i, n in enumerate(numbers, 1)}
+    for container, key, n in found:
+        container[key] = TextStringObject(new[n])

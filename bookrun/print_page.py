@@ -37,6 +37,10 @@ PRE = re.compile(r'<div class="([^"]*\bhighlight\b[^"]*)"(.*?)(<pre\b.*?</pre>)'
 DETAILS = re.compile(r"<details\b(?![^>]*\bopen\b)")
 HEADERLINK = re.compile(r'<a class="headerlink"[^>]*>.*?</a>', re.S)
 TAG = re.compile(r"<[^>]+>")
+FIGURE_REF = re.compile(r"\bFigure (\d+)\.(\d+)\b")
+TOKEN = re.compile(r"(<[^>]+>)")
+# Inside these, "Figure 6.2" is not a reference to link: a link already, code, a caption.
+NO_LINK = {"a", "pre", "code", "figcaption", "h1", "h2", "h3", "h4", "h5", "h6", "script", "style"}
 KATEX_HTML = re.compile(r'<span class="katex-html" aria-hidden="true">.*?</span></span></span>', re.S)
 
 
@@ -96,7 +100,9 @@ class PrintBook:
             page_name = f"chapter{i}"
             # The running header: a named page per chapter carries its title (Chromium
             # draws @page margin boxes; it has no string-set to take it from a heading).
-            running.append(f'@page {page_name} {{ @top-right {{ content: "{css_string(ch.nav_title)}"; }} }}')
+            # ("Home" is a web page's word; on paper the page's own title heads it.)
+            header = ch.nav_title if chapter_number(ch.nav_title) else ch.title
+            running.append(f'@page {page_name} {{ @top-right {{ content: "{css_string(header)}"; }} }}')
             number_label = ""
             if chapter_number(ch.nav_title):
                 number_label = (f'<p class="print-chapter-number" aria-hidden="true">'
@@ -254,6 +260,10 @@ def combine(site: Path, config: Path) -> PrintBook:
         if not m:
             raise PrintError(f"{path}: no <article class=\"md-content__inner\"> to print")
         chapters.append(_chapter(nav_title, url, m.group(1), prefixes, base, site_url, path))
+    figure_ids = {m.group(1)[len(ch.prefix):]: ch.prefix for ch in chapters
+                  for m in re.finditer(r'<figure id="([^"]+)"', ch.body)}
+    for ch in chapters:
+        ch.body = outside_svg(ch.body, lambda part: link_figure_refs(part, figure_ids))
     return PrintBook(site_name=str(data.get("site_name") or "Book"),
                      description=str(data.get("site_description") or ""),
                      site_url=site_url, head=head, body_tag=body_tag, chapters=chapters)
@@ -307,6 +317,29 @@ def _chapter(nav_title, url, article, prefixes, base, site_url, path) -> Chapter
         raise PrintError(f"{path}: the page has no <h1> title")
     return Chapter(nav_title=nav_title, url=url, prefix=prefix, title=title, body=body,
                    sections=sections)
+
+
+def link_figure_refs(fragment: str, figure_ids: dict[str, str]) -> str:
+    """Prose names figures ("as Figure 6.2 shows") without linking them; on paper the
+    reader cannot scroll, so each mention becomes a link to the figure's page."""
+    out, closed = [], {}
+    for token in TOKEN.split(fragment):
+        if token.startswith("<"):
+            m = re.match(r"<(/?)([a-zA-Z0-9]+)", token)
+            if m and m.group(2).lower() in NO_LINK and not token.endswith("/>"):
+                name = m.group(2).lower()
+                closed[name] = closed.get(name, 0) + (-1 if m.group(1) else 1)
+            out.append(token)
+        elif any(closed.values()):
+            out.append(token)
+        else:
+            def link(m: re.Match) -> str:
+                key = f"figure-{m.group(1)}-{m.group(2)}"
+                if key not in figure_ids:
+                    return m.group(0)
+                return f'<a href="#{figure_ids[key]}{key}">{m.group(0)}</a>'
+            out.append(FIGURE_REF.sub(link, token))
+    return "".join(out)
 
 
 def _mark_short_code(m: re.Match) -> str:
