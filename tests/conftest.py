@@ -27,6 +27,8 @@ INSTALL_ZENSICAL = ("python -m venv .venv-zensical && "
 # The first test to need the real book waits for every chapter to run (several minutes
 # on two cores), and the first site test for that and a site build too.
 LIMITS = {"engine": 120, "book": 1800, "site": 1800, "platforms": 2400}
+# Modules whose fixtures reach the built sites indirectly (getfixturevalue).
+SITE_MODULES = {"test_lighthouse"}
 SITE_FIXTURES = {"built_site", "zensical_site", "site", "base_url"}
 BOOK_FIXTURES = {"checked", "check_problems"}
 
@@ -40,7 +42,7 @@ def pytest_collection_modifyitems(config, items):
         names = set(getattr(item, "fixturenames", ()))
         if module == "test_platforms":
             layer = "platforms"
-        elif names & SITE_FIXTURES:
+        elif names & SITE_FIXTURES or module in SITE_MODULES:
             layer = "site"
         elif names & BOOK_FIXTURES or any(isinstance(v, fresh) for v in vars(item.module).values()):
             layer = "book"
