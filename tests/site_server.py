@@ -19,12 +19,14 @@ from pathlib import Path
 COMPRESSED = {".html", ".css", ".js", ".json", ".svg", ".xml", ".txt", ".map", ".ipynb"}
 
 
-class GzipHandler(http.server.SimpleHTTPRequestHandler):
-    # Shared by every request of one server: (path, mtime) -> compressed bytes.
-    cache: dict = {}
-
+class PlainHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, *args):
         pass
+
+
+class GzipHandler(PlainHandler):
+    # Shared by every request of one server: (path, mtime) -> compressed bytes.
+    cache: dict = {}
 
     def send_head(self):
         path = Path(self.translate_path(self.path))
@@ -62,9 +64,10 @@ class _Bytes:
         pass
 
 
-def serve(site: Path, port: int = 0):
-    """Start serving `site` in a daemon thread; (server, base URL). Stop with shutdown()."""
-    handler = functools.partial(GzipHandler, directory=str(site))
+def serve(site: Path, port: int = 0, gzip: bool = True):
+    """Start serving `site` in a daemon thread; (server, base URL). Stop with stop().
+    With gzip, as GitHub Pages serves it; without, bytes on the wire are file sizes."""
+    handler = functools.partial(GzipHandler if gzip else PlainHandler, directory=str(site))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, f"http://127.0.0.1:{server.server_port}/"

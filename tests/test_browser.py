@@ -8,18 +8,16 @@ that load recorded.
 """
 from __future__ import annotations
 
-import functools
-import http.server
 import json
 import re
 import statistics
-import threading
 import time
 import xml.etree.ElementTree as ET
 from urllib.parse import urlparse
 from pathlib import Path
 
 import pytest
+from site_server import serve, stop
 
 CHROMIUM = Path("/usr/bin/chromium")
 if not CHROMIUM.exists():
@@ -59,20 +57,11 @@ def url_of(path: str) -> str:
 
 
 # -- the server and the browser ---------------------------------------------------------------
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
 @pytest.fixture(scope="module")
 def base_url(site):
-    handler = functools.partial(_QuietHandler, directory=str(site))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}/"
-    server.shutdown()
-    server.server_close()
+    server, url = serve(site, gzip=False)
+    yield url
+    stop(server)
 
 
 @pytest.fixture(scope="module")

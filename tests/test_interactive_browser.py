@@ -3,20 +3,17 @@ controls by mouse and keyboard, the live text, play, no script, lazy loading, ax
 Also the same page built by Zensical."""
 from __future__ import annotations
 
-import functools
-import http.server
 import os
 import re
 import shutil
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import pytest
 
-from test_browser import (ARGS, CHROMIUM, NEXT_FRAME, TIMEOUT_MS, Tab, _QuietHandler,  # noqa: F401
-                          sync_api)
+from site_server import serve, stop
+from test_browser import NEXT_FRAME, TIMEOUT_MS, Tab, browser  # noqa: F401 (a fixture)
 
 from bookrun.book import Book
 from bookrun.prepare import prepare
@@ -111,20 +108,9 @@ def demo_site(project):
 
 @pytest.fixture(scope="module")
 def base_url(demo_site):
-    handler = functools.partial(_QuietHandler, directory=str(demo_site))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_port}/"
-    server.shutdown()
-    server.server_close()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield b
-        b.close()
+    server, url = serve(demo_site, gzip=False)
+    yield url
+    stop(server)
 
 
 @pytest.fixture
