@@ -116,3 +116,20 @@ def test_a_hung_browser_wait_fails_within_its_limit_with_a_stack(tmp_path):
     assert "Failed: Timeout (>5.0s) from pytest-timeout" in proc.stdout
     assert "test_hung.py:14: " in proc.stdout  # the line it hung on, in the traceback
     assert "+ Timeout +" in proc.stdout  # and pytest-timeout's dump of every thread
+
+
+def test_every_stylesheet_parses_to_whole_rules():
+    """A rule left open (as a merge can leave one) swallows every rule after it, and the
+    page still builds: parse each stylesheet and each rule's declarations."""
+    import tinycss2
+
+    for sheet in sorted((ROOT / "docs" / "assets").glob("*.css")):
+        rules = tinycss2.parse_stylesheet(sheet.read_text(encoding="utf-8"),
+                                          skip_comments=True, skip_whitespace=True)
+        errors = [r for r in rules if r.type == "error"]
+        for rule in rules:
+            if rule.type == "qualified-rule":
+                errors += [d for d in tinycss2.parse_declaration_list(
+                    rule.content, skip_comments=True, skip_whitespace=True)
+                    if d.type == "error"]
+        assert not errors, f"{sheet.name}: {[(e.source_line, e.message) for e in errors]}"
