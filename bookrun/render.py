@@ -54,6 +54,29 @@ def figure_markdown(url: str, number: str, caption: str, alt: str, indent: str) 
     return [indent + ln if ln else ln for ln in lines]
 
 
+# A snippet line, at the start of a line, after which the code only draws its figure:
+# the page folds the rest under the code block (the snippet, the notebook and every
+# REPL copy keep all of it, and the page still runs top to bottom).
+FOLD = "# -- drawing the figure --"
+
+
+def split_drawing(code: str) -> tuple[str, str]:
+    """(what the code block shows, the drawing code folded under it: "" if none)."""
+    lines = code.split("\n")
+    if FOLD not in lines:
+        return code, ""
+    at = lines.index(FOLD)
+    return "\n".join(lines[:at]).rstrip("\n") + "\n", "\n".join(lines[at + 1:]).strip("\n") + "\n"
+
+
+def folded_drawing(code: str, indent: str) -> list[str]:
+    """A collapsed box under the code block, one click to open (pymdownx.details)."""
+    count = sum(1 for ln in code.split("\n") if ln.strip())
+    title = f"The code that draws the figure ({count} lines)"
+    return ([f'{indent}??? example "{title}"', ""]
+            + fenced(code, "python", indent + "    "))
+
+
 def render_step(snippet_path: str, code: str, snippet: SnippetRecord | None, figure_url,
                 indent: str, figures=(), platform_bound: bool = False,
                 index: int = 0) -> str:
@@ -64,7 +87,10 @@ def render_step(snippet_path: str, code: str, snippet: SnippetRecord | None, fig
     """
     # The parse allows only safe names (bookrun.names); escaped all the same, since a
     # quote would end the title and the rest would become markup.
-    out = fenced(code, f'python title="{html.escape(snippet_path)}"', indent)
+    shown, drawing = split_drawing(code)
+    out = fenced(shown, f'python title="{html.escape(snippet_path)}"', indent)
+    if drawing:
+        out += [""] + folded_drawing(drawing, indent)
     out += copy_above.placeholder(index, code, indent)
     if snippet is not None:
         if snippet.output:

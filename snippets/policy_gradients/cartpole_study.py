@@ -14,6 +14,7 @@ for i in range(12):
 collapsed = [i for i in range(12) if peak[i] > 300 and last[i] < peak[i] / 2]
 print("collapsed runs:", [(bool(i >= 6), SEEDS[i % 6]) for i in collapsed])
 
+# -- drawing the figure --
 fig, axes = plt.subplots(1, 2, figsize=(8, 3.5), sharey=True)
 for ax, offset, title in zip(axes, (0, 6), ("no baseline", "leave-one-out baseline")):
     for k, seed in enumerate(SEEDS):

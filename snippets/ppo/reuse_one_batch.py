@@ -41,6 +41,7 @@ for name, (p, hist) in runs.items():
     print(f"{name:9s}: largest ratio after 50 passes {hist[-1].max():.2f}, "
           f"final pi = {np.round(p, 3)}")
 
+# -- drawing the figure --
 def plot_largest_ratio():
     fig, ax = plt.subplots(figsize=(7, 3.2))
     for name, color in (("unclipped", "C3"), ("clipped", "C0")):

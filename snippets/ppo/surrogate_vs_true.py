@@ -31,6 +31,7 @@ print(f"true gain peaks at t = {t_best:.2f}; turns negative by t = {t_bad:.2f}")
 print(f"trust region KL <= 0.05 stops at t = {t_trust:.2f}, "
       f"true gain there {true_gain[ts == t_trust][0]:.3f}")
 
+# -- drawing the figure --
 def plot_surrogate_vs_true():
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(7.5, 3.3))
     ax1.plot(ts, surrogate, color="C4", label="surrogate (old data)")

@@ -5,6 +5,7 @@ print("ratio, sweeps 1..6:     ", " ".join(f"{q:.3f}" for q in ratios[:6]))
 print(f"largest ratio over all {len(ratios)} sweeps: {ratios[:-1].max():.3f}"
       f" (gamma = {GAMMA})")
 
+# -- drawing the figure --
 fig, ax = plt.subplots(figsize=(7, 3.5))
 k = np.arange(len(errors))
 _ = ax.semilogy(k[:-1], errors[:-1], "o-", ms=3, label="max |V_k - V*|")

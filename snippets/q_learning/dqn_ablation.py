@@ -8,6 +8,7 @@ for j, lr in enumerate(LRS):
         print(f"{lr:4.1f}  {name:18s} {v_dqn[r].mean():9.3f} {v_dqn[r].min():11.3f}"
               f" {blown[r].sum():9d} / {SEEDS}")
 
+# -- drawing the figure --
 # The bold step size, value error per update (capped so blown-up runs still plot).
 v_err = np.abs(np.nan_to_num(q_dqn.max(axis=-1), nan=1e3) - V_star)[..., DECIDE]
 v_err = np.minimum(v_err.max(axis=-1), 1e3)         # (updates, runs)

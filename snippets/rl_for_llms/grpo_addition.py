@@ -32,6 +32,7 @@ print(f"accuracy   step 0 {acc_curve[0]:.2f}  step 40 {acc_curve[40]:.2f}"
 print(f"unanimous  first 10 steps {np.mean(unanimous[:10]):.2f}"
       f"  last 10 steps {np.mean(unanimous[-10:]):.2f}")
 
+# -- drawing the figure --
 fig, ax = plt.subplots(figsize=(7, 3.5))
 _ = ax.plot(acc_curve, label="accuracy: mean P(right answer)")
 _ = ax.plot(unanimous, label="share of groups that agree (no signal)", lw=1)

@@ -30,6 +30,7 @@ for beta, h in len_runs.items():
     print(f"beta {beta}: true quality start {h[0, 1]:.2f}, best {h[:, 1].max():.2f}"
           f" (step {h[:, 1].argmax()}), end {h[-1, 1]:.2f}; RM end {h[-1, 0]:.2f}")
 
+# -- drawing the figure --
 fig, ax = plt.subplots(figsize=(7, 3.5))
 for (beta, h), colour in zip(len_runs.items(), ["C3", "C0"]):
     _ = ax.plot(h[:, 0], ls="--", c=colour, label=f"reward model, beta {beta}")
