@@ -23,7 +23,6 @@ import posixpath
 import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
-from pathlib import Path
 
 MAX_FRAMES = 400  # per figure, unless its directive says `max-frames=N`
 MAX_FRAME_KB = 40  # what one frame may add to the default frame, unless `max-frame-kb=N`
@@ -31,7 +30,6 @@ RANGE = re.compile(r"^(?P<a>\S+)\s+to\s+(?P<b>\S+)\s+step\s+(?P<s>\S+)$")
 NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 SCRIPT = "assets/frames.js"  # in the docs folder; loaded only by pages that need it
 RADIO_MAX = 4  # a list of more values is a <select>
-HERE = Path(__file__).resolve().parent
 
 
 class ControlError(ValueError):
