@@ -138,6 +138,11 @@ def _run(chapter, root, work, job, timeout, keys) -> dict:
 def _run_worker(chapter: Chapter, root: Path, work: Path, job: dict, timeout: float) -> dict:
     (work / "job.json").write_text(json.dumps(job))
     env = dict(os.environ, **WORKER_ENV, **{MARKER: str(work)})
+    # Matplotlib's own settings and font list, private to the book: a reader's
+    # ~/.config/matplotlib cannot restyle a figure, and a font cache that another Python
+    # left without matplotlib's bundled fonts (seen: one written while its virtualenv was
+    # being deleted) cannot swap DejaVu Sans for the system's copy, which draws other paths.
+    env["MPLCONFIGDIR"] = str(work.parent / "matplotlib")
     # The whole scratch folder: a kept session (serve) resumes into a later run's folder.
     writable = [work.parent] + ([Path(job["checkpoints"]).parent] if "checkpoints" in job
                                 else [])

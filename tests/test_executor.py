@@ -717,3 +717,18 @@ def test_a_resumed_run_still_stops_at_the_time_limit(kept):
                                               r"snippets/demo/c.py:2"):
         kept.build()
     assert starts(kept) == 1
+
+
+def test_a_readers_matplotlib_settings_do_not_reach_the_figures(tmp_path, monkeypatch):
+    """Matplotlib's settings and font cache are private to the book's sessions: a
+    reader's own config folder (here one that thickens every line) changes nothing."""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    first = make_book(tmp_path / "a", "# Demo\n@run demo/plot.py\n", {"plot.py": PLOT})
+    plain = first.build()["demo"].snippets[0].figures[0].sha256
+    mine = tmp_path / "readers-config"
+    mine.mkdir()
+    (mine / "matplotlibrc").write_text("lines.linewidth: 9\n")
+    monkeypatch.setenv("MPLCONFIGDIR", str(mine))
+    second = make_book(tmp_path / "b", "# Demo\n@run demo/plot.py\n", {"plot.py": PLOT})
+    assert second.build()["demo"].snippets[0].figures[0].sha256 == plain
