@@ -241,6 +241,11 @@ def test_axe_passes_with_the_controls(tab):
         tab.page.locator("#figure-1-1-freq").focus(timeout=TIMEOUT_MS)
         tab.page.keyboard.press("ArrowRight")
         wait_for_text(tab, "curve a: frequency 1.5, amplitude 1")
+        # Scrolling shows Material's "back to top" button with a fade: axe would judge
+        # its colours halfway (flaky in dark), so let every transition end first.
+        tab.page.wait_for_function(
+            "() => document.getAnimations().every(a => a.playState !== 'running')",
+            timeout=TIMEOUT_MS)
         found = axe_sync.Axe().run(tab.page).response["violations"]
         bad = [f"{v['id']}: {v['help']} at {v['nodes'][0]['target']}" for v in found
                if v["impact"] in ("serious", "critical")]
