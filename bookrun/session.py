@@ -142,10 +142,13 @@ def _run_worker(chapter: Chapter, root: Path, work: Path, job: dict, timeout: fl
     # ~/.config/matplotlib cannot restyle a figure, and a font cache that another Python
     # left without matplotlib's bundled fonts (seen: one written while its virtualenv was
     # being deleted) cannot swap DejaVu Sans for the system's copy, which draws other paths.
-    env["MPLCONFIGDIR"] = str(work.parent / "matplotlib")
+    # Beside scratch (kept: a cache), not in it: a run leaves no scratch behind.
+    mpl = work.parent.parent / "matplotlib"
+    mpl.mkdir(exist_ok=True)
+    env["MPLCONFIGDIR"] = str(mpl)
     # The whole scratch folder: a kept session (serve) resumes into a later run's folder.
-    writable = [work.parent] + ([Path(job["checkpoints"]).parent] if "checkpoints" in job
-                                else [])
+    writable = [work.parent, mpl] + ([Path(job["checkpoints"]).parent]
+                                     if "checkpoints" in job else [])
     if "checkpoints" in job:
         Path(job["checkpoints"]).parent.mkdir(parents=True, exist_ok=True)
     prefix = sandbox.command(root, writable, keep_sessions="checkpoints" in job)

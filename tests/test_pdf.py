@@ -143,8 +143,9 @@ def test_no_raw_tex_bindings_or_directives(text):
 
 @pytest.mark.parametrize("chapter,snippet,line", RECORDED, ids=[r[1] for r in RECORDED])
 def test_recorded_outputs_are_printed_verbatim(text, chapter, snippet, line):
-    [step] = [s for s in load_record(chapter).snippets if s["snippet"] == snippet]
-    assert line in step["output"].splitlines(), f"{snippet}: the record no longer prints {line!r}"
+    [step] = [s for s in load_record(chapter, ROOT / "snippets").snippets
+              if s.snippet == snippet]
+    assert line in step.output.splitlines(), f"{snippet}: the record no longer prints {line!r}"
     lines = {" ".join(x.split()) for x in text.splitlines()}
     assert " ".join(line.split()) in lines, f"{snippet}: {line!r} not in the PDF"
 
