@@ -15,7 +15,6 @@ default frame, so a page without script, print and the notebook show it as usual
 """
 from __future__ import annotations
 
-import ast
 import html
 import json
 import math
@@ -23,6 +22,8 @@ import posixpath
 import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
+
+from . import syntax
 
 MAX_FRAMES = 400  # per figure, unless its directive says `max-frames=N`
 MAX_FRAME_KB = 40  # what one frame may add to the default frame, unless `max-frame-kb=N`
@@ -90,7 +91,7 @@ def parse_values(text: str) -> tuple[tuple, tuple[str, ...], bool]:
     values = []
     for part in parts:
         try:
-            value = ast.literal_eval(part)
+            value = syntax.literal(part)
         except (ValueError, SyntaxError):
             raise ControlError(f"{part!r} is not a number or a quoted string; write values as "
                                "`A to B step S` or as a list like `1, -1` or "

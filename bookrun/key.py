@@ -21,7 +21,7 @@ import hashlib
 import json
 from pathlib import Path
 
-from . import interactive
+from . import interactive, syntax
 from .model import Chapter
 
 HERE = Path(__file__).resolve().parent
@@ -41,7 +41,7 @@ def _without_docstrings(tree: ast.AST) -> ast.AST:
 
 def code_digest(source: str) -> bytes:
     """Python source as its syntax tree: comments, docstrings and layout do not count."""
-    tree = _without_docstrings(ast.parse(source))
+    tree = _without_docstrings(syntax.parse(source))
     return hashlib.sha256(ast.dump(tree, annotate_fields=False).encode()).digest()
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parent.parent / "bookrun"
 LAYERS = [
     ("model", ["model", "config", "drawing", "source", "safe_text"]),
-    ("parse", ["names", "bindings", "interactive", "page", "header", "key", "prose"]),
+    ("parse", ["syntax", "names", "bindings", "interactive", "page", "header", "key", "prose"]),
     ("run", ["processes", "sandbox", "capture", "checkpoint", "frames", "worker", "session"]),
     ("record", ["record", "book"]),
     ("render", ["copy_above", "reach", "render", "page_render", "notebook", "math", "diagrams"]),
