@@ -24,7 +24,9 @@ from .print_page import PrintBook, PrintError, combine
 # Debian's chromium; BOOKRUN_CHROMIUM names another build of it (a CI runner's Chrome).
 CHROMIUM = Path(os.environ.get("BOOKRUN_CHROMIUM") or "/usr/bin/chromium")
 PAPERS = {"a4": "A4", "letter": "Letter"}
-PRINT_FILE = ".bookrun-print.html"   # written into the site while printing, then removed
+# Written into the site while printing, then removed; named by process, so prints of
+# one site at once (A4 and Letter) do not share it. The name never reaches the PDF.
+PRINT_FILE = ".bookrun-print-{pid}.html"
 TIMEOUT_MS = 120_000                 # per page load and per print
 # Chromium's trailer gives a /Size a few objects short; pypdf warns on every read and
 # copes. The file pypdf writes has a correct one.
@@ -68,7 +70,7 @@ def _print_until_settled(book: PrintBook, site: Path, anchors: list[str], paper:
     from playwright.sync_api import Error as PlaywrightError
     from playwright.sync_api import sync_playwright
 
-    page_file = site / PRINT_FILE
+    page_file = site / PRINT_FILE.format(pid=os.getpid())
     try:
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=str(chromium), args=["--no-sandbox"],

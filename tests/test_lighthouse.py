@@ -10,6 +10,7 @@ benchmarks/bench_lighthouse.py), and they cost tens of seconds a page.
 from __future__ import annotations
 
 import os
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -32,28 +33,40 @@ if why:
 
 
 @pytest.fixture(scope="module")
-def served(request):
-    """Base URL of each generator's site, served with gzip; started on first use."""
+def reports(request):
+    """{(generator, page): the report, or the LighthouseError} for every case.
+
+    A run is a browser waiting on a page most of its time and the categories do not
+    depend on speed: two at a time, each with its own browser, take about half as long."""
     servers, urls = [], {}
+    for generator in dict(CASES):
+        site = request.getfixturevalue("built_site" if generator == "mkdocs" else "zensical_site")
+        server, urls[generator] = serve(site)
+        servers.append(server)
 
-    def url(generator: str) -> str:
-        if generator not in urls:
-            site = request.getfixturevalue("built_site" if generator == "mkdocs"
-                                           else "zensical_site")
-            server, urls[generator] = serve(site)
-            servers.append(server)
-        return urls[generator]
+    def audit(case):
+        generator, page = case
+        try:
+            return lighthouse_run.run(urls[generator] + (f"{page}/" if page else ""),
+                                      CATEGORIES, timeout=RUN_TIMEOUT)
+        except lighthouse_run.LighthouseError as exc:
+            return exc
 
-    yield url
-    for server in servers:
-        stop(server)
+    try:
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            done = dict(zip(CASES, pool.map(audit, CASES)))
+        yield done
+    finally:
+        for server in servers:
+            stop(server)
 
 
 @pytest.mark.parametrize("generator,page", CASES,
                          ids=[f"{g}-{p or 'home'}" for g, p in CASES])
-def test_lighthouse_scores_100(served, generator, page):
-    url = served(generator) + (f"{page}/" if page else "")
-    report = lighthouse_run.run(url, CATEGORIES, timeout=RUN_TIMEOUT)
+def test_lighthouse_scores_100(reports, generator, page):
+    report = reports[generator, page]
+    if isinstance(report, Exception):
+        raise report
     got = lighthouse_run.scores(report)
     short = {c: got.get(c) for c in CATEGORIES if got.get(c) != 100}
     assert not short, f"{generator} {page or 'home'}: {short}\n" + "\n".join(

@@ -46,23 +46,52 @@ def words(fragment: str) -> str:
     return " ".join(html.unescape(TAG.sub("", KATEX_HTML.sub("", fragment))).split())
 
 
-def print_book(site: Path, out: Path, *options: str) -> Path:
-    proc = subprocess.run([sys.executable, "-m", "bookrun", "pdf", "--site", str(site),
-                           "-o", str(out), *options], cwd=ROOT, capture_output=True, text=True,
-                          timeout=PRINT_TIMEOUT, env=dict(os.environ, PYTHONPATH=str(ROOT)))
-    assert proc.returncode == 0, f"bookrun pdf failed:\n{proc.stdout}\n{proc.stderr}"
+def start_print(site: Path, out: Path, *options: str) -> tuple[subprocess.Popen, Path]:
+    proc = subprocess.Popen([sys.executable, "-m", "bookrun", "pdf", "--site", str(site),
+                             "-o", str(out), *options], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True,
+                            env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    return proc, out
+
+
+def finish(started: tuple[subprocess.Popen, Path]) -> Path:
+    proc, out = started
+    try:
+        log, _ = proc.communicate(timeout=PRINT_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        pytest.fail(f"bookrun pdf -o {out.name} took over {PRINT_TIMEOUT} s")
+    assert proc.returncode == 0, f"bookrun pdf -o {out.name} failed:\n{log}"
     return out
 
 
 @pytest.fixture(scope="session")
-def book_pdf(built_site):
-    """The book printed from the built site, to its published place, SITE/book.pdf."""
+def prints(built_site, tmp_path_factory):
+    """Three prints of the built site, made at once (a print is one browser laying out
+    the whole book, mostly one core): the published A4 at SITE/book.pdf, a second A4 to
+    compare it with, and US Letter."""
     if not CHROMIUM.exists():
         if os.environ.get("CI") == "true":
             pytest.fail(f"the PDF is printed by {CHROMIUM}: apt-get install chromium")
         pytest.skip(f"the PDF is printed by {CHROMIUM}: apt-get install chromium")
-    print_book(built_site, built_site / "book.pdf")
-    return built_site / "book.pdf"
+    tmp = tmp_path_factory.mktemp("prints")
+    started = {"book": start_print(built_site, built_site / "book.pdf"),
+               "again": start_print(built_site, tmp / "again.pdf"),
+               "letter": start_print(built_site, tmp / "letter.pdf", "--paper", "letter")}
+    try:
+        return {name: finish(s) for name, s in started.items()}
+    finally:
+        for proc, _ in started.values():
+            if proc.poll() is None:
+                proc.kill()
+                proc.communicate()
+
+
+@pytest.fixture(scope="session")
+def book_pdf(prints):
+    """The book printed from the built site, to its published place, SITE/book.pdf."""
+    return prints["book"]
 
 
 @pytest.fixture(scope="session")
@@ -219,13 +248,13 @@ def test_fonts_are_embedded(reader):
     assert seen > 0
 
 
-def test_byte_identical_across_two_builds(book_pdf, tmp_path):
-    again = print_book(book_pdf.parent, tmp_path / "again.pdf")
-    assert again.read_bytes() == book_pdf.read_bytes(), "two prints of one site differ"
+def test_byte_identical_across_two_builds(prints):
+    assert prints["again"].read_bytes() == prints["book"].read_bytes(), \
+        "two prints of one site differ"
 
 
-def test_us_letter(book_pdf, tmp_path):
-    letter = pypdf.PdfReader(print_book(book_pdf.parent, tmp_path / "letter.pdf", "--paper", "letter"))
+def test_us_letter(prints):
+    letter = pypdf.PdfReader(prints["letter"])
     box = letter.pages[0].mediabox
     assert (round(float(box.width)), round(float(box.height))) == (612, 792)
     assert_contents_give_chapter_starts(letter)  # Letter's own page numbers
