@@ -81,6 +81,10 @@ class Tab:
         self.context = browser.new_context(color_scheme="light", **context_options)
         self.requests: list[str] = []
         self.scripts: dict[str, int] = {}  # URL -> bytes, for scripts loaded by the page
+        # Requests made since the last open(): a font the previous page asked for late
+        # (text laid out after its fonts were ready) is aborted by the next navigation,
+        # which says nothing about the page being opened.
+        self.mine: set = set()
         self.context.route("**/*", self._route)
         self.page = self.context.new_page()
         self.page.set_default_timeout(TIMEOUT_MS)
@@ -92,6 +96,7 @@ class Tab:
     def _route(self, route):
         url = route.request.url
         self.requests.append(url)
+        self.mine.add(route.request)
         if url.startswith(self.base):
             route.continue_()
         else:
@@ -104,7 +109,7 @@ class Tab:
             self.problems.append(f"console error: {msg.text} {where}".rstrip())
 
     def _failed(self, request):
-        if request.url.startswith(self.base):
+        if request.url.startswith(self.base) and request in self.mine:
             self.problems.append(f"request failed: {request.url} ({request.failure})")
 
     def _response(self, response):
@@ -115,7 +120,7 @@ class Tab:
 
     def open(self, path: str) -> list[str]:
         """Load a page and wait until math, diagrams and images are done; return problems."""
-        self.problems, self.requests, self.scripts = [], [], {}
+        self.problems, self.requests, self.scripts, self.mine = [], [], {}, set()
         try:
             self.page.goto(self.base + url_of(path), wait_until="load")
         except sync_api.Error as exc:
