@@ -16,8 +16,8 @@ import pytest
 
 # The server, the browser and the page loader are the browser tests' own (the import
 # also skips this module, with their message, where Debian's chromium is missing).
-from test_browser import (ARGS, CHAPTERS, CHROMIUM, DESKTOP, LAY_OUT_ALL, Tab,  # noqa: F401
-                          base_url, browser, page_id, site_pages, sync_api)
+from test_browser import (CHAPTERS, DESKTOP, LAY_OUT_ALL, Tab,  # noqa: F401
+                          base_url, browser, chromium, page_id, site_pages)
 
 axe_sync = pytest.importorskip("axe_playwright_python.sync_playwright",
                                reason="pip install -r requirements.txt")
@@ -50,9 +50,22 @@ SCROLL_THROUGH = f"""async () => {{
 # scrolling meet it (blocks far from the viewport not yet laid out), and after a read
 # through, every block laid out so that axe can measure the colours of all of them.
 STATES = ("as loaded", "scrolled")
+# One axe-core run (5 to 12 s on a chapter). axe_playwright_python's run awaits axe.run
+# with no limit; here a run that never settles fails, and the audits' threads always end.
+AXE_LIMIT_MS = 180_000
+AXE = axe_sync.Axe()  # holds axe-core's script, read once
 
 
-def _violations(tab: Tab, path: str, axe, state: str) -> list[str]:
+def axe_violations(page) -> list[dict]:
+    """axe-core's violations on the page, in at most AXE_LIMIT_MS."""
+    page.evaluate(AXE.axe_script)
+    return page.evaluate(
+        f"""() => Promise.race([axe.run({{resultTypes: ["violations"]}}), new Promise((_, no) =>
+          setTimeout(() => no(new Error("axe-core took over {AXE_LIMIT_MS} ms")), {AXE_LIMIT_MS}))])
+        """)["violations"]
+
+
+def _violations(tab: Tab, path: str, state: str) -> list[str]:
     problems = tab.open(path)
     if problems:
         return [f"did not load cleanly: {p}" for p in problems]
@@ -63,7 +76,7 @@ def _violations(tab: Tab, path: str, axe, state: str) -> list[str]:
         tab.page.evaluate(SCROLL_THROUGH)
         tab.page.add_style_tag(content=LAY_OUT_ALL)
     tab.page.evaluate(FRAME)
-    found = axe.run(tab.page).response["violations"]
+    found = axe_violations(tab.page)
     lines = []
     for v in found:
         if v["impact"] not in BLOCKING:
@@ -77,31 +90,27 @@ def _violations(tab: Tab, path: str, axe, state: str) -> list[str]:
 
 
 def _audit_scheme(base_url: str, paths: list[str], scheme: str) -> dict:
-    """Every page in one palette, in a browser of this thread's own (Playwright's sync API
-    wants one instance per thread): {(scheme, state, path): [violations]}."""
-    axe, report = axe_sync.Axe(), {}
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            tab = Tab(browser, base_url, viewport=DESKTOP)
-            # A reader whose system asks for this scheme: Material follows the media query.
-            tab.page.emulate_media(color_scheme=scheme)
-            for state in STATES:
-                for path in paths:
-                    if state == "as loaded" and path.startswith("notebooks/"):
-                        # a notebook page is audited scrolled only: readers reach it from
-                        # its chapter, which is audited both ways
-                        continue
-                    lines = _violations(tab, path, axe, state)
-                    shown = tab.page.evaluate(
-                        "() => document.body.getAttribute('data-md-color-scheme')")
-                    if shown != SCHEMES[scheme]:  # the palette under test must be the one shown
-                        lines.append(f"expected the {SCHEMES[scheme]!r} palette, the page "
-                                     f"shows {shown!r}")
-                    report[scheme, state, path] = lines
-            tab.close()
-        finally:
-            browser.close()
+    """Every page in one palette, in a browser of this thread's own:
+    {(scheme, state, path): [violations]}."""
+    report = {}
+    with chromium() as browser:
+        tab = Tab(browser, base_url, viewport=DESKTOP)
+        # A reader whose system asks for this scheme: Material follows the media query.
+        tab.page.emulate_media(color_scheme=scheme)
+        for state in STATES:
+            for path in paths:
+                if state == "as loaded" and path.startswith("notebooks/"):
+                    # a notebook page is audited scrolled only: readers reach it from
+                    # its chapter, which is audited both ways
+                    continue
+                lines = _violations(tab, path, state)
+                shown = tab.page.evaluate(
+                    "() => document.body.getAttribute('data-md-color-scheme')")
+                if shown != SCHEMES[scheme]:  # the palette under test must be the one shown
+                    lines.append(f"expected the {SCHEMES[scheme]!r} palette, the page "
+                                 f"shows {shown!r}")
+                report[scheme, state, path] = lines
+        tab.close()
     return report
 
 

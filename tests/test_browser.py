@@ -13,6 +13,7 @@ import re
 import statistics
 import time
 import xml.etree.ElementTree as ET
+from contextlib import contextmanager
 from urllib.parse import urlparse
 from pathlib import Path
 
@@ -64,12 +65,22 @@ def base_url(site):
     stop(server)
 
 
-@pytest.fixture(scope="module")
-def browser():
+@contextmanager
+def chromium():
+    """Debian's chromium, with a Playwright of this thread's own (the sync API wants one
+    instance per thread)."""
     with sync_api.sync_playwright() as p:
         b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with chromium() as b:
         yield b
-        b.close()
 
 
 class Tab:

@@ -233,7 +233,7 @@ def test_without_script_the_default_figure_shows(browser, base_url):
 
 
 def test_axe_passes_with_the_controls(tab):
-    axe_sync = pytest.importorskip("axe_playwright_python.sync_playwright")
+    axe_violations = pytest.importorskip("test_accessibility").axe_violations
     for scheme in ("light", "dark"):
         tab.page.emulate_media(color_scheme=scheme)
         assert tab.open("demo") == []
@@ -246,7 +246,7 @@ def test_axe_passes_with_the_controls(tab):
         tab.page.wait_for_function(
             "() => document.getAnimations().every(a => a.playState !== 'running')",
             timeout=TIMEOUT_MS)
-        found = axe_sync.Axe().run(tab.page).response["violations"]
+        found = axe_violations(tab.page)
         bad = [f"{v['id']}: {v['help']} at {v['nodes'][0]['target']}" for v in found
                if v["impact"] in ("serious", "critical")]
         assert bad == [], scheme
