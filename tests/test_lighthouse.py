@@ -39,10 +39,6 @@ def reports(request):
     A run is a browser waiting on a page most of its time and the categories do not
     depend on speed: two at a time, each with its own browser, take about half as long."""
     servers, urls = [], {}
-    for generator in dict(CASES):
-        site = request.getfixturevalue("built_site" if generator == "mkdocs" else "zensical_site")
-        server, urls[generator] = serve(site)
-        servers.append(server)
 
     def audit(case):
         generator, page = case
@@ -53,6 +49,11 @@ def reports(request):
             return exc
 
     try:
+        for generator in dict(CASES):
+            site = request.getfixturevalue("built_site" if generator == "mkdocs"
+                                           else "zensical_site")
+            server, urls[generator] = serve(site)
+            servers.append(server)
         with ThreadPoolExecutor(max_workers=2) as pool:
             done = dict(zip(CASES, pool.map(audit, CASES)))
         yield done
