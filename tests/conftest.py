@@ -36,7 +36,11 @@ BOOK_FIXTURES = {"checked", "check_problems"}
 def pytest_collection_modifyitems(config, items):
     """engine: the executor and renderers on small fixture books, in seconds; book: the
     real chapters executed (once per run, shared); site: the built sites in a browser;
-    platforms: the book again on another CPU's floating-point paths."""
+    platforms: the book again on another CPU's floating-point paths.
+
+    The costliest modules run first (FIRST): with `-n`, each starts on a worker of its own
+    while the many short engine tests fill the other cores' gaps."""
+    items.sort(key=lambda item: first_rank(item.module.__name__))
     for item in items:
         module = item.module.__name__
         names = set(getattr(item, "fixturenames", ()))
@@ -51,6 +55,50 @@ def pytest_collection_modifyitems(config, items):
         item.add_marker(getattr(pytest.mark, layer))
         if item.get_closest_marker("timeout") is None:
             item.add_marker(pytest.mark.timeout(LIMITS[layer]))
+
+
+# The modules that cost most, costliest first (CONTRIBUTING.md, "Tests"): the audits of
+# every page in a browser, the real book's run (its chapter tests share it), the PDF
+# prints, Lighthouse, the book on portable kernels, the page loads.
+FIRST = ["test_accessibility", "book", "test_pdf", "test_lighthouse", "test_platforms",
+         "test_browser"]
+
+
+def group_of(module: str) -> str:
+    """The chapter tests and test_book share one run of the real book: one group, so that
+    with `-n` the book runs on one worker only (recorded.py runs it once per process)."""
+    return "book" if module == "test_book" or module[len("test_"):] in CHAPTER_MODULES else module
+
+
+def first_rank(module: str) -> int:
+    group = group_of(module)
+    return FIRST.index(group) if group in FIRST else len(FIRST)
+
+
+CHAPTER_MODULES = {c.name for c in Book(root=ROOT).chapters()}
+
+
+try:
+    from xdist.scheduler import LoadScopeScheduling
+except ImportError:  # pytest-xdist is in requirements.txt; without it, no -n and no hook
+    LoadScopeScheduling = None
+
+if LoadScopeScheduling is not None:
+    class ByGroup(LoadScopeScheduling):
+        """`-n`: a module (or the book's group) is one unit of work, handed out in the
+        collection's order (costliest first) to whichever worker is nearly done.
+
+        Per module, so that a module's fixtures (an audit of every page, the prints) run
+        once; the session's site builds then run once per worker that needs them."""
+
+        def _split_scope(self, nodeid: str) -> str:
+            return group_of(Path(nodeid.split("::", 1)[0]).stem)
+
+    def pytest_xdist_make_scheduler(config, log):
+        if config.getoption("dist") == "load":  # -n's default; other --dist modes stay
+            config.option.loadscopereorder = False  # keep FIRST's order, not size's
+            return ByGroup(config, log)
+        return None
 
 
 @pytest.fixture(scope="session")
@@ -75,8 +123,10 @@ def check_problems(checked):
 
 
 @pytest.fixture(scope="session")
-def built_site(check_problems, tmp_path_factory):
-    """The real site, built in strict mode; the path of its output folder."""
+def built_site(tmp_path_factory):
+    """The real site, built in strict mode from the committed records; the path of its
+    output folder. (Whether the records still match the code is the book layer's
+    question, test_book.py: the site does not wait for it.)"""
     site = tmp_path_factory.mktemp("site")
     # Frozen, as when publishing: the site shows the committed (checked) records or fails.
     env = dict(os.environ, NO_MKDOCS_2_WARNING="1", BOOKRUN_FROZEN="true")

@@ -9,6 +9,7 @@ alone must reach the search, the palette toggle and a collapsible answer.
 """
 from __future__ import annotations
 
+import queue
 import re
 from concurrent.futures import ThreadPoolExecutor
 
@@ -46,10 +47,15 @@ SCROLL_THROUGH = f"""async () => {{
   window.scrollTo(0, 0);
   await frame();
 }}"""
-# A page is audited twice: as loaded, the way Lighthouse and a reader who tabs before
-# scrolling meet it (blocks far from the viewport not yet laid out), and after a read
-# through, every block laid out so that axe can measure the colours of all of them.
+# A page is audited as loaded, the way Lighthouse and a reader who tabs before scrolling
+# meet it (blocks far from the viewport not yet laid out), and after a read through, every
+# block laid out so that axe can measure the colours of all of them. The palettes differ
+# in colour only and the states in layout only: the light palette is audited in both
+# states (one load: as loaded, then read through) and the dark one after the read
+# through, where every colour it draws is on screen. An as-loaded dark audit repeated
+# the light one's layout at 8 s of axe a chapter (DESIGN-NOTES.md, "the suite's time").
 STATES = ("as loaded", "scrolled")
+AUDITS = {"light": STATES, "dark": ("scrolled",)}
 # One axe-core run (5 to 12 s on a chapter). axe_playwright_python's run awaits axe.run
 # with no limit; here a run that never settles fails, and the audits' threads always end.
 AXE_LIMIT_MS = 180_000
@@ -65,18 +71,7 @@ def axe_violations(page) -> list[dict]:
         """)["violations"]
 
 
-def _violations(tab: Tab, path: str, state: str) -> list[str]:
-    problems = tab.open(path)
-    if problems:
-        return [f"did not load cleanly: {p}" for p in problems]
-    if state == "scrolled":
-        # Read the page as a reader does, top to bottom: blocks off screen are skipped
-        # (book.css: content-visibility) and drawn as they come near the viewport. Then
-        # lay out every block at once, so that axe can measure the colours of all.
-        tab.page.evaluate(SCROLL_THROUGH)
-        tab.page.add_style_tag(content=LAY_OUT_ALL)
-    tab.page.evaluate(FRAME)
-    found = axe_violations(tab.page)
+def _blocking(found: list[dict]) -> list[str]:
     lines = []
     for v in found:
         if v["impact"] not in BLOCKING:
@@ -89,45 +84,77 @@ def _violations(tab: Tab, path: str, state: str) -> list[str]:
     return lines
 
 
-def _audit_scheme(base_url: str, paths: list[str], scheme: str) -> dict:
-    """Every page in one palette, in a browser of this thread's own:
+def _audit_page(tab: Tab, path: str, states: tuple[str, ...]) -> dict[str, list[str]]:
+    """{state: violations} for one page, loaded once: as loaded first, then read through."""
+    problems = tab.open(path)
+    if problems:
+        return {state: [f"did not load cleanly: {p}" for p in problems] for state in states}
+    found = {}
+    if "as loaded" in states:
+        tab.page.evaluate(FRAME)
+        found["as loaded"] = _blocking(axe_violations(tab.page))
+    if "scrolled" in states:
+        # Read the page as a reader does, top to bottom: blocks off screen are skipped
+        # (book.css: content-visibility) and drawn as they come near the viewport. Then
+        # lay out every block at once, so that axe can measure the colours of all.
+        tab.page.evaluate(SCROLL_THROUGH)
+        tab.page.add_style_tag(content=LAY_OUT_ALL)
+        tab.page.evaluate(FRAME)
+        found["scrolled"] = _blocking(axe_violations(tab.page))
+    return found
+
+
+def _audit_jobs(base_url: str, jobs: queue.SimpleQueue) -> dict:
+    """Audit (scheme, path) jobs until none is left, in a browser of this thread's own
+    (Playwright's sync API wants one instance per thread), one tab per palette:
     {(scheme, state, path): [violations]}."""
     report = {}
     with chromium() as browser:
-        tab = Tab(browser, base_url, viewport=DESKTOP)
-        # A reader whose system asks for this scheme: Material follows the media query.
-        tab.page.emulate_media(color_scheme=scheme)
-        for state in STATES:
-            for path in paths:
-                if state == "as loaded" and path.startswith("notebooks/"):
-                    # a notebook page is audited scrolled only: readers reach it from
-                    # its chapter, which is audited both ways
-                    continue
-                lines = _violations(tab, path, state)
+        tabs = {}
+        for scheme in SCHEMES:
+            tabs[scheme] = Tab(browser, base_url, viewport=DESKTOP)
+            # A reader whose system asks for this scheme: Material follows the media query.
+            tabs[scheme].page.emulate_media(color_scheme=scheme)
+        while True:
+            try:
+                scheme, path = jobs.get_nowait()
+            except queue.Empty:
+                break
+            tab = tabs[scheme]
+            # A notebook page is audited read through only: readers reach it from its
+            # chapter, which is audited both ways.
+            states = ("scrolled",) if path.startswith("notebooks/") else AUDITS[scheme]
+            for state, lines in _audit_page(tab, path, states).items():
                 shown = tab.page.evaluate(
                     "() => document.body.getAttribute('data-md-color-scheme')")
                 if shown != SCHEMES[scheme]:  # the palette under test must be the one shown
                     lines.append(f"expected the {SCHEMES[scheme]!r} palette, the page "
                                  f"shows {shown!r}")
                 report[scheme, state, path] = lines
-        tab.close()
+        for tab in tabs.values():
+            tab.close()
     return report
 
 
 @pytest.fixture(scope="module")
 def axe_report(base_url, site_pages):  # noqa: F811
-    """{(scheme, state, path): [violations]} for every page, both palettes and states.
+    """{(scheme, state, path): [violations]} for every page, in the AUDITS it gets.
 
     axe takes 5 to 12 s on a chapter (12-18k elements), all of it in one renderer's
-    main thread: the two palettes are audited at once, each in its own browser, so both
-    cores work (about half the time of one after the other)."""
-    with ThreadPoolExecutor(max_workers=len(SCHEMES)) as pool:
-        parts = list(pool.map(lambda s: _audit_scheme(base_url, list(site_pages), s), SCHEMES))
+    main thread: two threads, each with its own browser, take the pages from one queue
+    (chapters first, the light palette's two audits before the dark one's), so both
+    cores work until the last page."""
+    jobs = queue.SimpleQueue()
+    for path in sorted(site_pages, key=lambda p: p.startswith("notebooks/")):
+        for scheme in SCHEMES:
+            jobs.put((scheme, path))
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        parts = list(pool.map(lambda _: _audit_jobs(base_url, jobs), range(2)))
     return {key: lines for part in parts for key, lines in part.items()}
 
 
-@pytest.mark.parametrize("state", STATES)
-@pytest.mark.parametrize("scheme", SCHEMES)
+@pytest.mark.parametrize("scheme,state", [(scheme, state) for scheme, states in AUDITS.items()
+                                          for state in states])
 def test_no_serious_or_critical_axe_violations(axe_report, site, site_pages, scheme, state):
     # Every chapter, and every notebook page the generator made (MkDocs does; Zensical
     # publishes the .ipynb files only), is audited scrolled through; the home page and
