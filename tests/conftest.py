@@ -122,18 +122,41 @@ def check_problems(checked):
     return checked.problems
 
 
-@pytest.fixture(scope="session")
-def built_site(tmp_path_factory):
-    """The real site, built in strict mode from the committed records; the path of its
-    output folder. (Whether the records still match the code is the book layer's
-    question, test_book.py: the site does not wait for it.)"""
-    site = tmp_path_factory.mktemp("site")
+def once_per_run(tmp_path_factory, name: str, make) -> Path:
+    """`make(folder)` -> a path, made once per run even under `-n`: the workers share the
+    run's temporary folder, and the first to take the lock makes it while the others
+    wait, then reuse it (pytest-xdist's documented recipe). A failed make leaves no
+    mark, so each worker that needs it fails with the same message."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return make(tmp_path_factory.mktemp(name))
+    from filelock import FileLock
+
+    shared = tmp_path_factory.getbasetemp().parent
+    made = shared / f"{name}.made"  # holds the path make returned
+    with FileLock(str(shared / f"{name}.lock")):
+        if not made.is_file():
+            folder = shared / name
+            shutil.rmtree(folder, ignore_errors=True)  # what a failed make left
+            folder.mkdir()
+            made.write_text(str(make(folder)))
+    return Path(made.read_text())
+
+
+def build_site(site: Path) -> Path:
     # Frozen, as when publishing: the site shows the committed (checked) records or fails.
     env = dict(os.environ, NO_MKDOCS_2_WARNING="1", BOOKRUN_FROZEN="true")
     proc = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(site)],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, f"strict build failed:\n{proc.stdout}\n{proc.stderr}"
     return site
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory):
+    """The real site, built in strict mode from the committed records; the path of its
+    output folder. (Whether the records still match the code is the book layer's
+    question, test_book.py: the site does not wait for it.)"""
+    return once_per_run(tmp_path_factory, "site", build_site)
 
 
 def copy_book(dest: Path) -> Path:
@@ -151,29 +174,38 @@ def copy_book(dest: Path) -> Path:
     return dest
 
 
-def zensical_build(project: Path) -> subprocess.CompletedProcess:
-    """`zensical build --clean` of a project, with this checkout's bookrun (and the
-    project's zensical.yml when it has one, as the book does)."""
+def need_zensical() -> None:
     if not ZENSICAL.exists():
         if os.environ.get("CI") == "true":  # .ci/run installs it: never skip there
             pytest.fail(f"Zensical is not installed at {ZENSICAL}: {INSTALL_ZENSICAL}")
         pytest.skip(f"Zensical is not installed at {ZENSICAL}: {INSTALL_ZENSICAL}")
+
+
+def zensical_build(project: Path) -> subprocess.CompletedProcess:
+    """`zensical build --clean` of a project, with this checkout's bookrun (and the
+    project's zensical.yml when it has one, as the book does)."""
+    need_zensical()
     env = dict(os.environ, PYTHONPATH=str(ROOT), NO_COLOR="1")
     config = ["-f", ZENSICAL_CONFIG] if (project / ZENSICAL_CONFIG).is_file() else []
     return subprocess.run([str(ZENSICAL), "build", "--clean", *config], cwd=project, env=env,
                           capture_output=True, text=True, timeout=600)
 
 
-@pytest.fixture(scope="session")
-def zensical_site(tmp_path_factory):
-    """The same book built by Zensical from the committed records (AUTHORING.md's two
-    commands: prepare, then build); the path of its output folder."""
-    project = copy_book(tmp_path_factory.mktemp("zensical"))
+def build_zensical_site(folder: Path) -> Path:
+    project = copy_book(folder)
     prepare(Book(root=project, frozen=True))  # frozen: never executes, like built_site
     proc = zensical_build(project)
     assert proc.returncode == 0, f"zensical build failed:\n{proc.stdout}\n{proc.stderr}"
     assert not (project / "site").exists(), "Zensical wrote into MkDocs' site/"
     return project / "site-zensical"
+
+
+@pytest.fixture(scope="session")
+def zensical_site(tmp_path_factory):
+    """The same book built by Zensical from the committed records (AUTHORING.md's two
+    commands: prepare, then build); the path of its output folder."""
+    need_zensical()  # skips (fails, under CI) in each worker, before the lock
+    return once_per_run(tmp_path_factory, "zensical", build_zensical_site)
 
 
 @pytest.fixture(scope="module", params=["mkdocs", "zensical"])
