@@ -66,7 +66,7 @@ def _serve(path: Path, owner: int, resume) -> None:
     pid_file = path.with_suffix(".pid")
     pid_file.write_text(str(os.getpid()))
     try:
-        while _alive(owner):
+        while processes.alive(owner):
             try:
                 conn, _ = server.accept()
             except TimeoutError:
@@ -104,7 +104,7 @@ def _wait(child: int, owner: int) -> int:
         pid, status = os.waitpid(child, os.WNOHANG)
         if pid:
             return status
-        if not _alive(owner):
+        if not processes.alive(owner):
             os.kill(child, signal.SIGKILL)
             return os.waitpid(child, 0)[1]
         time.sleep(0.05)
@@ -124,16 +124,6 @@ def _reply(conn, message: dict) -> None:
         conn.sendall(json.dumps(message).encode() + b"\n")
     except OSError:
         pass  # serve gave up waiting (a timeout); the next request starts afresh
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def request(path: Path, job: dict, timeout: float, grace: float) -> tuple[int, bool] | None:

@@ -63,11 +63,21 @@ def note_children(state: dict, live: Path):
         state["children"].setdefault(pid, (state["path"], processes.command_line(pid)))
 
 
+def _started(state: dict, pid: int) -> tuple[str, str] | None:
+    """(snippet, command) of a child noted after a snippet, or None. A command noted
+    empty was read mid-exec (the new program's arguments not yet in place, a window
+    that a busy machine widens): it is read again now."""
+    noted = state["children"].get(pid)
+    if noted and not noted[1]:
+        noted = (noted[0], processes.command_line(pid))
+    return noted
+
+
 def end_children(state: dict, live: Path):
     """End what the snippets started and left running; the first one found is an error
     (a REPL would leave it running, a build must not)."""
     left = processes.descendants(state["session"], processes.kept(live))
-    named = [(pid, state["children"].get(pid)) for pid in left]
+    named = [(pid, _started(state, pid)) for pid in left]
     processes.end_all(left)
     processes.reap()
     for pid, (path, command) in (p for p in named if p[1]):

@@ -97,6 +97,28 @@ def mode(request, monkeypatch):
 
 # -- 1, 2: child processes end with the session, and a leftover is named -------------
 @needs_proc
+def test_a_command_noted_mid_exec_is_read_again_when_named(tmp_path):
+    """A child noted in the instant between fork and exec has no arguments yet in /proc
+    (seen once on a busy CI machine: "started by a.py ()"); the error reads it again."""
+    from bookrun import worker
+
+    command = a_sleep()
+    parent = subprocess.Popen([sys.executable, "-c", "import subprocess, sys, time; "
+                               f"p = subprocess.Popen({command.split()!r}); "
+                               "print(p.pid, flush=True); time.sleep(60)"],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        child = int(parent.stdout.readline())
+        state = {"session": parent.pid, "children": {child: ("snippets/demo/a.py", "")}}
+        error = worker.end_children(state, tmp_path)
+        assert f"started by a.py ({command}) was still running" in error["message"]
+        assert gone(command) == []
+    finally:
+        parent.kill()
+        parent.wait()
+
+
+@needs_proc
 @pytest.mark.parametrize("detached", [False, True])
 def test_a_child_left_running_fails_the_chapter_at_once_and_is_ended(tmp_path, detached,
                                                                      mode):
