@@ -59,9 +59,12 @@ def pytest_collection_modifyitems(config, items):
 
 # The modules that cost most, costliest first (CONTRIBUTING.md, "Tests"): the audits of
 # every page in a browser, the real book's run (its chapter tests share it), the PDF
-# prints, Lighthouse, the book on portable kernels, the page loads.
+# prints, Lighthouse, the book on portable kernels, the page loads; then those that
+# mostly wait (time limits, killed sessions, serve's rebuilds), which overlap well with
+# the others. The quick modules come last and fill the end.
 FIRST = ["test_accessibility", "book", "test_pdf", "test_lighthouse", "test_platforms",
-         "test_browser"]
+         "test_browser", "test_executor", "test_isolation", "test_interactive_browser",
+         "test_interactive", "test_copy_above", "test_plugin", "test_layout", "test_syntax"]
 
 
 def group_of(module: str) -> str:
