@@ -67,6 +67,11 @@ FIRST = ["test_accessibility", "book", "test_pdf", "test_lighthouse", "test_plat
          "test_interactive", "test_copy_above", "test_plugin", "test_layout", "test_syntax"]
 
 
+# Modules run whole on one worker under -n: their module fixtures are the cost.
+WHOLE = {"book", "test_accessibility", "test_browser", "test_interactive_browser",
+         "test_lighthouse", "test_pdf"}
+
+
 def group_of(module: str) -> str:
     """The chapter tests and test_book share one run of the real book: one group, so that
     with `-n` the book runs on one worker only (recorded.py runs it once per process)."""
@@ -88,14 +93,15 @@ except ImportError:  # pytest-xdist is in requirements.txt; without it, no -n an
 
 if LoadScopeScheduling is not None:
     class ByGroup(LoadScopeScheduling):
-        """`-n`: a module (or the book's group) is one unit of work, handed out in the
-        collection's order (costliest first) to whichever worker is nearly done.
-
-        Per module, so that a module's fixtures (an audit of every page, the prints) run
-        once; the session's site builds then run once per worker that needs them."""
+        """`-n`: units of work handed out in the collection's order (costliest first) to
+        whichever worker is nearly done. A module whose fixtures cost much (an audit of
+        every page, the prints, Lighthouse) is one unit, so they run once, and so is the
+        book's group; any other test is a unit of its own, so that a module of short
+        tests spreads over every worker."""
 
         def _split_scope(self, nodeid: str) -> str:
-            return group_of(Path(nodeid.split("::", 1)[0]).stem)
+            group = group_of(Path(nodeid.split("::", 1)[0]).stem)
+            return group if group in WHOLE else nodeid
 
     def pytest_xdist_make_scheduler(config, log):
         if config.getoption("dist") == "load":  # -n's default; other --dist modes stay
