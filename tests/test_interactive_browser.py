@@ -95,15 +95,20 @@ def project(tmp_path_factory):
     return make_project(tmp_path_factory.mktemp("interactive"))
 
 
-@pytest.fixture(scope="module")
-def demo_site(project):
-    out = project / "mk"
+def build_frozen(project: Path, out: Path) -> Path:
+    """A strict `mkdocs build` of a fixture project from its records, with this checkout's
+    bookrun; the output folder."""
     env = dict(os.environ, NO_MKDOCS_2_WARNING="1", BOOKRUN_FROZEN="true",
                PYTHONPATH=str(ROOT))
     proc = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(out)],
                           cwd=project, env=env, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr
     return out
+
+
+@pytest.fixture(scope="module")
+def demo_site(project):
+    return build_frozen(project, project / "mk")
 
 
 @pytest.fixture(scope="module")

@@ -102,18 +102,13 @@ def small_prints(tmp_path_factory):
     printer, which a second print of the whole book (a minute of one core) showed no
     better."""
     need_chromium()
-    from test_interactive_browser import make_project
+    from test_interactive_browser import build_frozen, make_project
 
     project = make_project(tmp_path_factory.mktemp("small-book"))
     (project / "docs" / "index.md").write_text("# A small book\n\nTwo chapters.\n")
     config = project / "mkdocs.yml"
     config.write_text(config.read_text().replace("nav:\n", "nav:\n  - Home: index.md\n", 1))
-    site = project / "site"
-    env = dict(os.environ, NO_MKDOCS_2_WARNING="1", BOOKRUN_FROZEN="true",
-               PYTHONPATH=str(ROOT))
-    proc = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(site)],
-                          cwd=project, env=env, capture_output=True, text=True, timeout=600)
-    assert proc.returncode == 0, proc.stderr
+    site = build_frozen(project, project / "site")
     return print_all({name: start_print(site, project / f"{name}.pdf",
                                         "--config", str(project / "mkdocs.yml"))
                       for name in ("first", "second")})
