@@ -133,3 +133,21 @@ def test_every_stylesheet_parses_to_whole_rules():
                     rule.content, skip_comments=True, skip_whitespace=True)
                     if d.type == "error"]
         assert not errors, f"{sheet.name}: {[(e.source_line, e.message) for e in errors]}"
+
+
+def test_the_scheduler_keeps_costly_modules_whole_and_names_real_modules():
+    """`-n` (tests/conftest.py): the book's chapter tests go to one worker together, a
+    module with costly fixtures is one unit, any other test is a unit of its own; and
+    every module the order names exists (a renamed file would silently run last)."""
+    import conftest
+
+    for name in set(conftest.FIRST) | conftest.WHOLE:
+        assert name == "book" or (ROOT / "tests" / f"{name}.py").is_file(), name
+    scope = conftest.ByGroup._split_scope  # it reads nothing of the scheduler's own
+    assert scope(None, "tests/test_bandits.py::test_expected_reward_exact") == "book"
+    assert scope(None, "tests/test_book.py::test_every_chapter_matches_its_record") == "book"
+    assert scope(None, "tests/test_pdf.py::test_us_letter") == "test_pdf"
+    engine = "tests/test_executor.py::test_two_fresh_executions_are_byte_identical"
+    assert scope(None, engine) == engine
+    assert conftest.first_rank("test_accessibility") == 0
+    assert conftest.first_rank("test_docs") == len(conftest.FIRST)
