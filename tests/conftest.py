@@ -67,9 +67,11 @@ FIRST = ["test_accessibility", "book", "test_pdf", "test_lighthouse", "test_plat
          "test_interactive", "test_copy_above", "test_plugin", "test_layout", "test_syntax"]
 
 
-# Modules run whole on one worker under -n: their module fixtures are the cost.
-WHOLE = {"book", "test_accessibility", "test_browser", "test_interactive_browser",
-         "test_lighthouse", "test_pdf"}
+# Modules run whole on one worker under -n: their module fixtures are the cost (split,
+# each worker would set them up again each time it came back to the module; a browser
+# is launched per module, hence test_copy_above).
+WHOLE = {"book", "test_accessibility", "test_browser", "test_copy_above",
+         "test_interactive_browser", "test_lighthouse", "test_pdf"}
 
 
 def group_of(module: str) -> str:
