@@ -179,7 +179,7 @@ def axe_report(base_url, site_pages):  # noqa: F811
 def test_no_serious_or_critical_axe_violations(axe_report, site, site_pages, scheme, state):
     # Every chapter, and every notebook page the generator made (MkDocs does; Zensical
     # publishes the .ipynb files only), is audited scrolled through; the home page and
-    # the chapters also as loaded.
+    # the chapters also as loaded, in the light palette (AUDITS).
     notebooks = {p.parent.relative_to(site).as_posix()
                  for p in site.glob("notebooks/*/index.html")}
     assert set(CHAPTERS) | notebooks <= set(site_pages), "pages missing from the audit"

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, missing_tool
 
 from bookrun.print_page import PrintError, combine
 from bookrun.record import load_record
@@ -68,9 +68,7 @@ def finish(started: tuple[subprocess.Popen, Path]) -> Path:
 
 def need_chromium():
     if not CHROMIUM.exists():
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"the PDF is printed by {CHROMIUM}: apt-get install chromium")
-        pytest.skip(f"the PDF is printed by {CHROMIUM}: apt-get install chromium")
+        missing_tool(f"the PDF is printed by {CHROMIUM}: apt-get install chromium")
 
 
 def print_all(started: dict) -> dict[str, Path]:
@@ -133,10 +131,7 @@ def text(book_pdf):
     """The whole book's text, by poppler's pdftotext: under a second, where pypdf's
     extraction takes about 20 s of one core (pypdf still reads pages one at a time)."""
     if not PDFTOTEXT.exists():
-        why = f"the PDF's text is read by {PDFTOTEXT}: apt-get install poppler-utils"
-        if os.environ.get("CI") == "true":
-            pytest.fail(why)
-        pytest.skip(why)
+        missing_tool(f"the PDF's text is read by {PDFTOTEXT}: apt-get install poppler-utils")
     proc = subprocess.run([str(PDFTOTEXT), "-enc", "UTF-8", str(book_pdf), "-"],
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
