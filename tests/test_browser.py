@@ -320,6 +320,16 @@ def test_served_html_holds_no_raw_tex(built_site, path):
     assert not raw, f"raw TeX in the served HTML: {raw[:5]}"
 
 
+@pytest.mark.parametrize("path", CHAPTERS)
+def test_code_is_highlighted_with_plain_names_as_text(site, path):
+    """Both generators highlight through bookrun's filter (bookrun/highlight.py): keywords
+    keep their colour, and no span repeats the code's own colour for a plain name."""
+    text = (site / url_of(path) / "index.html").read_text(encoding="utf-8")
+    article = text[text.index("<article"):text.index("</article>")]
+    assert article.count('<span class="k">') >= 20, "the chapter's code is not highlighted"
+    assert '<span class="n">' not in article, "plain names drawn as spans"
+
+
 def test_no_page_loads_a_math_or_diagram_script(desktop):
     """MathJax, KaTeX's script and mermaid drew everything at build time: none is fetched."""
     fetched = {page_id(p): [u for u in shown["requests"] if CLIENT_SIDE_DRAWING.search(u)]
