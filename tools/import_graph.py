@@ -16,7 +16,8 @@ LAYERS = [
     ("parse", ["syntax", "names", "bindings", "interactive", "page", "header", "key", "prose"]),
     ("run", ["processes", "sandbox", "capture", "checkpoint", "frames", "worker", "session"]),
     ("record", ["record", "book"]),
-    ("render", ["copy_above", "reach", "render", "page_render", "notebook", "math", "diagrams"]),
+    ("render", ["copy_above", "reach", "highlight", "render", "page_render", "notebook", "math",
+                "diagrams"]),
     ("hosts", ["plugin", "serve", "extension", "zensical", "prepare", "print_page", "pdf",
                "__main__"]),
 ]
