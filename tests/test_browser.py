@@ -321,13 +321,14 @@ def test_served_html_holds_no_raw_tex(built_site, path):
 
 
 @pytest.mark.parametrize("path", CHAPTERS)
-def test_code_is_highlighted_with_plain_names_as_text(site, path):
+def test_code_is_highlighted_with_names_and_punctuation_as_text(site, path):
     """Both generators highlight through bookrun's filter (bookrun/highlight.py): keywords
-    keep their colour, and no span repeats the code's own colour for a plain name."""
+    keep their colour; names and punctuation are text in the code's own colour."""
     text = (site / url_of(path) / "index.html").read_text(encoding="utf-8")
     article = text[text.index("<article"):text.index("</article>")]
     assert article.count('<span class="k">') >= 20, "the chapter's code is not highlighted"
     assert '<span class="n">' not in article, "plain names drawn as spans"
+    assert '<span class="p">' not in article, "punctuation drawn as spans"
 
 
 def test_no_page_loads_a_math_or_diagram_script(desktop):

@@ -1,5 +1,6 @@
 """The book's code is highlighted through its Pygments filter (bookrun/highlight.py):
-names in the code's own colour are plain text, every coloured token keeps its span."""
+names and punctuation are plain text in the code's own colour, every other token
+keeps its span."""
 import html
 import re
 
@@ -8,7 +9,7 @@ from conftest import ROOT
 from mkdocs.utils.yaml import yaml_load
 from pygments.filters import find_filter_class
 
-from bookrun.highlight import PlainNames
+from bookrun.highlight import PlainText
 
 SOURCE = '''def clipped(ratio, eps=0.2):
     return np.clip(ratio, 1 - eps, len("ab"))  # both sides
@@ -34,18 +35,18 @@ def render(lang: str) -> str:
 def test_the_filter_is_found_by_the_name_mkdocs_yml_gives():
     # The entry point is written when bookrun is installed (pip install -e .): a checkout
     # whose install predates it has highlighting silently dropped by pymdownx.
-    assert find_filter_class("bookrun-plain-names") is PlainNames, (
+    assert find_filter_class("bookrun-plain") is PlainText, (
         "Pygments does not find bookrun's filter: reinstall with `pip install -e .`")
 
 
-def test_plain_names_are_text_and_coloured_tokens_keep_their_spans():
+def test_names_and_punctuation_are_text_and_coloured_tokens_keep_their_spans():
     for lang in ("python", "py"):
         out = render(lang)
         classes = set(re.findall(r'<span class="([^"]+)"', out))
-        assert not classes & {"n", "w"}, f"{lang}: spans left for plain names or spaces"
-        # def/return, the function's name, a builtin, numbers, a string, a comment
-        assert {"k", "nf", "nb", "mf", "mi", "s2", "c1", "o", "p"} <= classes, (lang, classes)
+        assert not classes & {"n", "p", "w"}, f"{lang}: spans left for names, punctuation, spaces"
+        # def/return, the function's name, a builtin, numbers, a string, a comment, operators
+        assert {"k", "nf", "nb", "mf", "mi", "s2", "c1", "o"} <= classes, (lang, classes)
         code = re.search(r"<code>(.*)</code>", out, re.S).group(1)
         assert html.unescape(re.sub(r"<[^>]+>", "", code)) == SOURCE, lang
-        # a name joins the text around it: one text node, no span of its own
-        assert "</span> np<span" in out and "(</span>ratio<span" in out, out
+        # names and brackets join the text around them: one text node, no span of their own
+        assert "</span> np<span" in out and "</span>(ratio, eps<span" in out, out

@@ -83,39 +83,35 @@ def print_all(started: dict) -> dict[str, Path]:
 
 
 @pytest.fixture(scope="session")
-def prints(built_site, tmp_path_factory):
-    """Two prints of the built site, made at once (a print is one browser laying out
-    the whole book, mostly one core): the published A4 at SITE/book.pdf, and US Letter."""
+def book_pdf(built_site):
+    """The book printed from the built site, to its published place, SITE/book.pdf."""
     need_chromium()
-    tmp = tmp_path_factory.mktemp("prints")
-    return print_all({"book": start_print(built_site, built_site / "book.pdf"),
-                      "letter": start_print(built_site, tmp / "letter.pdf", "--paper", "letter")})
+    return finish(start_print(built_site, built_site / "book.pdf"))
 
 
 @pytest.fixture(scope="module")
 def small_prints(tmp_path_factory):
     """A two-chapter book with the real site's configuration (a figure, an interactive
-    one, math, code), built and printed twice at once. Chromium stamps a time and a
-    random id into every PDF and bookrun rewrites both: that is a property of the
-    printer, which a second print of the whole book (a minute of one core) showed no
-    better."""
+    one, math, code), built and printed three times at once: twice in A4, once in US
+    Letter. Chromium stamps a time and a random id into every PDF and bookrun rewrites
+    both; the contents take their page numbers from the print they are in. Both are
+    properties of the printer, which second and third prints of the whole book (a
+    minute of one core each) showed no better."""
     need_chromium()
     from test_interactive_browser import build_frozen, make_project
 
     project = make_project(tmp_path_factory.mktemp("small-book"))
-    (project / "docs" / "index.md").write_text("# A small book\n\nTwo chapters.\n")
+    # A home page of many short paragraphs: on shorter Letter pages it takes more of
+    # them, so the chapters after it start on other pages than in A4.
+    home = "\n\n".join(f"Paragraph {n} of the home page." for n in range(168))
+    (project / "docs" / "index.md").write_text(f"# A small book\n\nTwo chapters.\n\n{home}\n")
     config = project / "mkdocs.yml"
     config.write_text(config.read_text().replace("nav:\n", "nav:\n  - Home: index.md\n", 1))
     site = build_frozen(project, project / "site")
     return print_all({name: start_print(site, project / f"{name}.pdf",
-                                        "--config", str(project / "mkdocs.yml"))
-                      for name in ("first", "second")})
-
-
-@pytest.fixture(scope="session")
-def book_pdf(prints):
-    """The book printed from the built site, to its published place, SITE/book.pdf."""
-    return prints["book"]
+                                        "--config", str(project / "mkdocs.yml"), *paper)
+                      for name, paper in (("first", ()), ("second", ()),
+                                          ("letter", ("--paper", "letter")))})
 
 
 @pytest.fixture(scope="session")
@@ -249,16 +245,20 @@ def destination_pages(reader) -> dict[str, int]:
             for n, d in reader.named_destinations.items()}
 
 
-def assert_contents_give_chapter_starts(reader):
+BOOK_STARTS = [("bandits--top", "3. Bandits: learning"), ("ppo--top", "6. PPO: many"),
+               ("setup--top", "1. Setup: agents")]
+
+
+def assert_contents_give_chapter_starts(reader, starts=BOOK_STARTS):
     """The contents (pages 2 and 3) end each chapter's line with the page it starts on."""
     pages = destination_pages(reader)
-    contents = (reader.pages[1].extract_text() + "\n" + reader.pages[2].extract_text()).splitlines()
-    for anchor, words in [("bandits--top", "3. Bandits: learning"), ("ppo--top", "6. PPO: many"),
-                          ("setup--top", "1. Setup: agents")]:
+    contents = "\n".join(p.extract_text() for p in reader.pages[1:3]).splitlines()
+    for anchor, words in starts:
         lines = [line for line in contents if line.startswith(words)]
         assert lines, f"{words!r} is not in the contents"
         assert lines[0].split()[-1] == str(pages[anchor]), (lines[0], pages[anchor])
-        assert words.split(": ")[1].split()[0] in reader.pages[pages[anchor] - 1].extract_text()
+        title = words.split(". ", 1)[1].split(": ")[-1]  # "3. Bandits: learning" -> "learning"
+        assert title.split()[0] in reader.pages[pages[anchor] - 1].extract_text()
 
 
 def test_contents_show_the_pages_chapters_start_on(reader):
@@ -288,11 +288,16 @@ def test_byte_identical_across_two_builds(small_prints):
     assert first == second, "two prints of one site differ"
 
 
-def test_us_letter(prints):
-    letter = pypdf.PdfReader(prints["letter"])
+def test_us_letter(small_prints):
+    letter, a4 = (pypdf.PdfReader(small_prints[name]) for name in ("letter", "first"))
     box = letter.pages[0].mediabox
     assert (round(float(box.width)), round(float(box.height))) == (612, 792)
-    assert_contents_give_chapter_starts(letter)  # Letter's own page numbers
+    # Letter is shorter than A4: the second chapter starts on a later page, and the
+    # contents give Letter's number, not A4's.
+    starts = [("demo--top", "1. Demo"), ("plain--top", "2. Plain")]
+    assert destination_pages(letter)["plain--top"] > destination_pages(a4)["plain--top"]
+    assert_contents_give_chapter_starts(letter, starts)
+    assert_contents_give_chapter_starts(a4, starts)
 
 
 FIXTURE_CONFIG = """\
