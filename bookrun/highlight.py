@@ -31,3 +31,20 @@ class PlainText(Filter):
         for ttype, value in stream:
             plain = ttype is Name or ttype in Punctuation or ttype in Whitespace
             yield (Text if plain else ttype), value
+
+
+def missing_filters(options: dict) -> list[str]:
+    """What pymdownx.highlight's options (`options`, as mkdocs.yml gives them) name in
+    `extend_pygments_lang` that Pygments cannot find. pymdown-extensions would show that
+    language's code unhighlighted, with no message: a checkout installed before bookrun
+    registered its filter, say."""
+    from pygments.filters import find_filter_class
+
+    missing = []
+    for entry in options.get("extend_pygments_lang") or []:
+        for name in (entry.get("options") or {}).get("filters") or []:
+            if isinstance(name, str) and find_filter_class(name) is None:
+                missing.append(f"pymdownx.highlight's extend_pygments_lang gives "
+                               f"{entry.get('name')!r} the Pygments filter {name!r}, which "
+                               "is not installed (`pip install -e .` registers bookrun's)")
+    return missing

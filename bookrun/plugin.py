@@ -26,6 +26,7 @@ from watchdog.observers import Observer
 from . import checkpoint
 from .book import Book
 from .config import ConfigError
+from .highlight import missing_filters
 from .model import ExecutionError, PageError
 from .notebook import chapter_notebook, page_title
 from .page_render import FIGURE, BookrunExtension, PageContext, chapter_number
@@ -72,6 +73,9 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
             # Without it a figure's caption block would show as plain `///` text.
             raise PluginError("bookrun: add `pymdownx.blocks.caption` to markdown_extensions: "
                               "it renders each figure with its numbered caption")
+        missing = missing_filters(config.mdx_configs.get("pymdownx.highlight") or {})
+        if missing:
+            raise PluginError(f"bookrun: {config.config_file_path}: " + "; ".join(missing))
         # The extension renders what the plugin executes: its entry in mkdocs.yml (with
         # the book's options) becomes an instance that asks this plugin which page it
         # converts. A config that lists only the plugin gets it too, with no options.

@@ -9,7 +9,7 @@ from conftest import ROOT
 from mkdocs.utils.yaml import yaml_load
 from pygments.filters import find_filter_class
 
-from bookrun.highlight import PlainText
+from bookrun.highlight import PlainText, missing_filters
 
 SOURCE = '''def clipped(ratio, eps=0.2):
     return np.clip(ratio, 1 - eps, len("ab"))  # both sides
@@ -50,3 +50,11 @@ def test_names_and_punctuation_are_text_and_coloured_tokens_keep_their_spans():
         assert html.unescape(re.sub(r"<[^>]+>", "", code)) == SOURCE, lang
         # names and brackets join the text around them: one text node, no span of their own
         assert "</span> np<span" in out and "</span>(ratio, eps<span" in out, out
+
+
+def test_a_filter_pygments_cannot_find_is_named():
+    assert missing_filters(site_highlight_config()) == []
+    options = {"extend_pygments_lang": [
+        {"name": "python", "lang": "python", "options": {"filters": ["no-such-filter"]}}]}
+    (message,) = missing_filters(options)
+    assert "'python'" in message and "'no-such-filter'" in message and "pip install" in message

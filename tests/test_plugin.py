@@ -82,6 +82,23 @@ def test_failing_snippet_fails_the_build_with_its_traceback(tmp_path):
                 if "This chapter failed" in f.read_text()]
 
 
+def test_a_highlight_filter_pygments_lacks_fails_the_build_naming_the_config(tmp_path):
+    """pymdown-extensions would quietly show the code unhighlighted."""
+    config = CONFIG.replace("  - pymdownx.highlight\n", "  - pymdownx.highlight:\n"
+                            "      extend_pygments_lang:\n"
+                            "        - {name: python, lang: python, options: {filters: [nope]}}\n")
+    (tmp_path / "mkdocs.yml").write_text(config)
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "demo.md").write_text("# Demo\n")
+    proc = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-d", "site"], cwd=tmp_path,
+                          env=dict(os.environ, NO_MKDOCS_2_WARNING="1"), capture_output=True,
+                          text=True)
+    assert proc.returncode != 0
+    assert "mkdocs.yml: pymdownx.highlight's extend_pygments_lang gives 'python' the " \
+           "Pygments filter 'nope', which is not installed" in proc.stderr, proc.stderr
+    assert not (tmp_path / "site").exists()
+
+
 def test_figure_without_caption_and_alt_fails_the_build_naming_page_and_line(tmp_path):
     proc = build(tmp_path, "# Demo\n\n@run demo/plot.py\n", {"plot.py": PLOT})
     assert proc.returncode != 0
