@@ -21,6 +21,7 @@ pyproject.toml.
 from __future__ import annotations
 
 from pygments.filter import Filter
+from pygments.filters import find_filter_class
 from pygments.token import Name, Punctuation, Text, Whitespace
 
 
@@ -38,8 +39,6 @@ def missing_filters(options: dict) -> list[str]:
     `extend_pygments_lang` that Pygments cannot find. pymdown-extensions would show that
     language's code unhighlighted, with no message: a checkout installed before bookrun
     registered its filter, say."""
-    from pygments.filters import find_filter_class
-
     missing = []
     for entry in options.get("extend_pygments_lang") or []:
         for name in (entry.get("options") or {}).get("filters") or []:

@@ -25,8 +25,8 @@ markdown_extensions:
 """
 
 
-def build(tmp_path, page, snippets, extra_env=None, timeout="60"):
-    (tmp_path / "mkdocs.yml").write_text(CONFIG.replace("timeout: 60", f"timeout: {timeout}"))
+def build(tmp_path, page, snippets, extra_env=None, timeout="60", config=CONFIG):
+    (tmp_path / "mkdocs.yml").write_text(config.replace("timeout: 60", f"timeout: {timeout}"))
     (tmp_path / "docs").mkdir(exist_ok=True)
     (tmp_path / "docs" / "demo.md").write_text(textwrap.dedent(page))
     folder = tmp_path / "snippets" / "demo"
@@ -87,12 +87,7 @@ def test_a_highlight_filter_pygments_lacks_fails_the_build_naming_the_config(tmp
     config = CONFIG.replace("  - pymdownx.highlight\n", "  - pymdownx.highlight:\n"
                             "      extend_pygments_lang:\n"
                             "        - {name: python, lang: python, options: {filters: [nope]}}\n")
-    (tmp_path / "mkdocs.yml").write_text(config)
-    (tmp_path / "docs").mkdir()
-    (tmp_path / "docs" / "demo.md").write_text("# Demo\n")
-    proc = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-d", "site"], cwd=tmp_path,
-                          env=dict(os.environ, NO_MKDOCS_2_WARNING="1"), capture_output=True,
-                          text=True)
+    proc = build(tmp_path, "# Demo\n", {}, config=config)
     assert proc.returncode != 0
     assert "mkdocs.yml: pymdownx.highlight's extend_pygments_lang gives 'python' the " \
            "Pygments filter 'nope', which is not installed" in proc.stderr, proc.stderr
