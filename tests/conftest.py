@@ -185,11 +185,12 @@ def copy_book(dest: Path) -> Path:
     return dest
 
 
-def missing_tool(why: str):
-    """Skip, saying why; under CI (`CI=true`), where .ci/run installs every tool, fail."""
+def missing_tool(why: str, module: bool = False):
+    """Skip (the test, or with `module` the whole module at import), saying why; under CI
+    (`CI=true`), where .ci/run installs every tool, fail."""
     if os.environ.get("CI") == "true":
-        pytest.fail(why)
-    pytest.skip(why)
+        pytest.fail(why, pytrace=False)
+    pytest.skip(why, allow_module_level=module)
 
 
 def need_zensical() -> None:

@@ -9,12 +9,12 @@ benchmarks/bench_lighthouse.py), and they cost tens of seconds a page.
 """
 from __future__ import annotations
 
-import os
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
 import lighthouse_run
+from conftest import missing_tool
 from site_server import serve, stop
 
 CATEGORIES = ("accessibility", "best-practices", "seo")
@@ -27,9 +27,7 @@ RUN_TIMEOUT = 240  # seconds for one Lighthouse run on a busy two-core machine
 
 why = lighthouse_run.missing()
 if why:
-    if os.environ.get("CI") == "true":  # .ci/run installs it (npm ci): never skip there
-        raise RuntimeError(why)
-    pytest.skip(why, allow_module_level=True)
+    missing_tool(why, module=True)
 
 
 @pytest.fixture(scope="module")
