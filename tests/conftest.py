@@ -111,6 +111,16 @@ if LoadScopeScheduling is not None:
             return ByGroup(config, log)
         return None
 
+    @pytest.hookimpl(wrapper=True)
+    def pytest_xdist_auto_num_workers(config):
+        """`-n auto`: one worker more than xdist counts cores. Parts of the suite wait
+        (Lighthouse's quiet windows, page loads, the time-limit tests), and with a worker
+        per core the cores idled through them: on two cores, 547 s with two workers and
+        486 s with three, the cores busy 82% and 98% (DESIGN-NOTES.md, "axe-core from
+        npm, and a third worker"). PYTEST_XDIST_AUTO_NUM_WORKERS still sets the number."""
+        cores = yield
+        return cores if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS") else cores + 1
+
 
 @pytest.fixture(scope="session")
 def book():
