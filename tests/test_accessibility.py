@@ -58,7 +58,7 @@ STATES = ("as loaded", "scrolled")
 AUDITS = {"light": STATES, "dark": ("scrolled",)}
 # axe-core from npm (package.json pins it; Lighthouse runs the same release). 4.14.1 audits
 # a chapter in about 0.56 of the time 4.12.1 took, with the same findings (DESIGN-NOTES.md,
-# "axe-core from npm").
+# "axe-core from npm, and a third worker").
 AXE_JS = Path(__file__).resolve().parent.parent / "node_modules" / "axe-core" / "axe.min.js"
 if not AXE_JS.is_file():
     missing_tool(f"axe-core is not installed at {AXE_JS}: npm ci (package.json pins it)",
