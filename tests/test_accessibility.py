@@ -2,10 +2,11 @@
 figures, keyboard.
 
 axe-core (the npm package pinned in package.json, installed by `npm ci` and injected
-into the page; nothing is downloaded) checks every page of the site, chapters and notebook pages, in the light
-and the dark palette; a page passes with no serious or critical violation. Figures
-must be numbered <figure>s with a caption and a real text alternative, and a keyboard
-alone must reach the search, the palette toggle and a collapsible answer.
+into the page; nothing is downloaded) checks every page of the site, chapters and
+notebook pages, in the light and the dark palette; a page passes with no serious or
+critical violation. Figures must be numbered <figure>s with a caption and a real text
+alternative, and a keyboard alone must reach the search, the palette toggle and a
+collapsible answer.
 """
 from __future__ import annotations
 
@@ -13,11 +14,10 @@ import json
 import queue
 import re
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import pytest
 
-from conftest import missing_tool
+from conftest import ROOT, missing_tool
 
 # The server, the browser and the page loader are the browser tests' own (the import
 # also skips this module, with their message, where Debian's chromium is missing).
@@ -59,7 +59,7 @@ AUDITS = {"light": STATES, "dark": ("scrolled",)}
 # axe-core from npm (package.json pins it; Lighthouse runs the same release). 4.14.1 audits
 # a chapter in about 0.56 of the time 4.12.1 took, with the same findings (DESIGN-NOTES.md,
 # "axe-core from npm, and a third worker").
-AXE_JS = Path(__file__).resolve().parent.parent / "node_modules" / "axe-core" / "axe.min.js"
+AXE_JS = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 if not AXE_JS.is_file():
     missing_tool(f"axe-core is not installed at {AXE_JS}: npm ci (package.json pins it)",
                  module=True)
@@ -184,7 +184,7 @@ def test_the_audit_runs_the_pinned_axe_and_finds_what_is_planted(browser):  # no
     # What every audit below rests on: the injected script is the release package.json
     # pins, and a faint paragraph and an image with no text alternative come back as
     # serious or critical violations, the only kind that fails a page.
-    pinned = json.loads((AXE_JS.parent.parent.parent / "package.json").read_text())
+    pinned = json.loads((ROOT / "package.json").read_text())
     page = browser.new_page()
     try:
         page.set_content('<html lang="en"><head><title>planted</title></head><body><main>'
