@@ -59,14 +59,14 @@ def cpu_seconds(pid: int) -> float:
 
 
 def kept_sessions_cpu(clone: Path) -> dict[int, float]:
-    """CPU seconds of each chapter session serve keeps (bookrun.checkpoint), with the
+    """CPU seconds of each chapter session serve keeps (bookrun.execute.worker.checkpoint), with the
     resumed runs they forked: those are not serve's children, so its own count misses
     them."""
     found = {}
     for proc in Path("/proc").iterdir():
         try:
             cmd = (proc / "cmdline").read_bytes()
-            if b"bookrun.worker" in cmd and str(clone).encode() in cmd:
+            if b"bookrun.execute.worker" in cmd and str(clone).encode() in cmd:
                 found[int(proc.name)] = cpu_seconds(int(proc.name))
         except (OSError, ValueError):
             continue
@@ -105,7 +105,7 @@ def main() -> None:
         env = dict(os.environ, PYTHONPATH=str(clone), NO_MKDOCS_2_WARNING="1")
 
         # The chapter's own execution time, measured now, on this machine.
-        probe = ("import sys, time; from pathlib import Path; from bookrun.book import Book\n"
+        probe = ("import sys, time; from pathlib import Path; from bookrun.store.book import Book\n"
                  "b = Book(root=Path(sys.argv[1])); c = b.chapter(sys.argv[2])\n"
                  "t = time.perf_counter(); r = b.run(c)\n"
                  "import resource; u = resource.getrusage(resource.RUSAGE_CHILDREN)\n"

@@ -1,12 +1,12 @@
 """`bookrun.extension` in mkdocs.yml: the renderer's entry for both site generators.
 
 Zensical loads it by this name and names the page through its own rendering context
-(bookrun.zensical). Under MkDocs the bookrun plugin replaces this entry with an
+(bookrun.hosts.zensical). Under MkDocs the bookrun plugin replaces this entry with an
 instance that asks the plugin instead (BookrunPlugin.on_config). Its options are the
 book's settings (bookrun.config).
 """
-from .page_render import BookrunExtension
-from .zensical import page_context
+from bookrun.render.extension import BookrunExtension
+from bookrun.hosts.zensical import page_context
 
 
 def makeExtension(**kwargs):

@@ -8,9 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from bookrun.book import Book
-from bookrun.prepare import prepare
-from recorded import fresh
+from bookrun.store.book import Book
+from bookrun.hosts.prepare import prepare
+# Test modules that still import a fixture or helper from another test module find it
+# by name (pytest puts only the importing module's own folder on the path).
+for _folder in ("execute", "hosts", "site"):
+    sys.path.insert(0, str(Path(__file__).resolve().parent / _folder))
+
+from helpers.recorded import fresh  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 # Zensical lives in its own virtualenv (requirements-zensical.txt); .ci/run creates it.
@@ -26,7 +31,8 @@ INSTALL_ZENSICAL = ("python -m venv .venv-zensical && "
 # setup of the shared fixtures it is the first to need (the book's run, a site build).
 # The first test to need the real book waits for every chapter to run (several minutes
 # on two cores), and the first site test for that and a site build too.
-LIMITS = {"engine": 120, "book": 1800, "site": 1800, "platforms": 2400}
+LIMITS = {"engine": 120, "execute": 120, "hosts": 120, "book": 1800, "site": 1800,
+          "platforms": 2400}
 # Modules whose fixtures reach the built sites indirectly (getfixturevalue).
 SITE_MODULES = {"test_lighthouse"}
 SITE_FIXTURES = {"built_site", "zensical_site", "site", "base_url"}
@@ -34,27 +40,25 @@ BOOK_FIXTURES = {"checked", "check_problems"}
 
 
 def pytest_collection_modifyitems(config, items):
-    """engine: the executor and renderers on small fixture books, in seconds; book: the
-    real chapters executed (once per run, shared); site: the built sites in a browser;
-    platforms: the book again on another CPU's floating-point paths.
+    """Each test's marker is its folder (tests/engine, execute, hosts, book, site,
+    platforms). Its time limit is its folder's, or the site's or the book's when it
+    needs their shared fixtures (which it may be the first to set up).
 
     The costliest modules run first (FIRST): with `-n`, each starts on a worker of its own
     while the many short engine tests fill the other cores' gaps."""
     items.sort(key=lambda item: first_rank(item.module.__name__))
     for item in items:
-        module = item.module.__name__
-        names = set(getattr(item, "fixturenames", ()))
-        if module == "test_platforms":
-            layer = "platforms"
-        elif names & SITE_FIXTURES or module in SITE_MODULES:
-            layer = "site"
-        elif names & BOOK_FIXTURES or any(isinstance(v, fresh) for v in vars(item.module).values()):
-            layer = "book"
-        else:
-            layer = "engine"
+        layer = Path(item.path).parent.name
+        if layer not in LIMITS:
+            raise pytest.UsageError(f"{item.nodeid}: a test lives in one of the layer folders "
+                                    f"under tests/ ({', '.join(LIMITS)})")
         item.add_marker(getattr(pytest.mark, layer))
+        names = set(getattr(item, "fixturenames", ()))
+        needs = ("site" if names & SITE_FIXTURES or item.module.__name__ in SITE_MODULES else
+                 "book" if names & BOOK_FIXTURES or any(isinstance(v, fresh) for v in
+                                                        vars(item.module).values()) else layer)
         if item.get_closest_marker("timeout") is None:
-            item.add_marker(pytest.mark.timeout(LIMITS[layer]))
+            item.add_marker(pytest.mark.timeout(max(LIMITS[layer], LIMITS[needs])))
 
 
 # The modules that cost most, costliest first (CONTRIBUTING.md, "Tests"): the audits of
@@ -133,7 +137,7 @@ def checked():
 
     The chapter tests read the same runs (tests/recorded.py), so nothing runs twice.
     """
-    from recorded import FRESH
+    from helpers.recorded import FRESH
 
     return FRESH.everything()
 

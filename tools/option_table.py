@@ -4,7 +4,7 @@
     python tools/option_table.py --check   exit 1 (saying why) if they are out of date
 
 The book's options come from `bookrun.config.BookConfig` (each field's doc), the
-snippet options from `bookrun.page.FLAGS` and `LIMITS`. Only the text between
+snippet options from `bookrun.parse.chapter.FLAGS` and `LIMITS`. Only the text between
 `<!-- options:start -->` and `<!-- options:end -->` is rewritten, so the guide's prose
 around it stays the author's.
 """
@@ -17,7 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # this checkout's bookrun, even when run from elsewhere
 
-from bookrun import page  # noqa: E402
+from bookrun.parse import chapter as page  # noqa: E402
 from bookrun.config import BookConfig  # noqa: E402
 
 GUIDE = ROOT / "AUTHORING.md"

@@ -16,7 +16,7 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-BUILD = ROOT / "bookrun" / "vendor"
+BUILD = ROOT / "bookrun" / "markdown" / "vendor"
 SITE = ROOT / "docs" / "assets" / "vendor"
 KATEX = "katex@0.19.1"
 MERMAID = "mermaid@11.12.2"

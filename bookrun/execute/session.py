@@ -1,0 +1,247 @@
+"""Run one chapter's snippets in a fresh worker process, with a time limit."""
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from bookrun.execute.worker import checkpoint
+from bookrun.parse import controls as interactive
+from bookrun.execute.worker import processes
+from bookrun.execute import sandbox
+from bookrun.model.page import Chapter, ExecutionError, Run, SnippetRun, Step
+
+DEFAULT_TIMEOUT = 300.0
+DEFAULT_MEMORY_GB = 4.0  # address space per chapter session (BookConfig.memory_gb)
+# Per snippet, unless its directive raises them (`@run x/y.py max-output=400`): a page
+# shows a few to twenty lines and one or two figures; far more is a mistake that would
+# otherwise be committed in the record and published on the page.
+MAX_OUTPUT_LINES = 200
+BYTES_PER_LINE = 100  # so 200 lines allow 20 kB
+MAX_FIGURES = 4
+MAX_FIGURE_KB = 500
+# Checked before a figure is drawn: a 20000 x 20000 image took minutes and gigabytes to
+# write before the kilobyte limit could see it. 20 million pixels is a 4000 x 5000 screen.
+MAX_FIGURE_MEGAPIXELS = 20
+# The worker stops itself at the deadline (keeping the snippet's line and output);
+# this much later the parent kills it, for code that never returns to Python.
+KILL_GRACE = 5.0
+# Same bytes on every run: fixed hash seed, no dates in SVGs, one thread per math library
+# (chapters already run in parallel, and thread counts can change float sums).
+WORKER_ENV = {
+    "MPLBACKEND": "Agg",
+    "SOURCE_DATE_EPOCH": "0",
+    "PYTHONHASHSEED": "0",
+    "OMP_NUM_THREADS": "1",
+    "MKL_NUM_THREADS": "1",
+    "OPENBLAS_NUM_THREADS": "1",
+    "PYTHONWARNINGS": "default",
+}
+SHOWN_LINES = 30  # of the output before a failure, in the error message
+MARKER = "BOOKRUN_SESSION"  # in the environment of a session's every process
+OWNER = "owner.pid"  # in a session's scratch folder: the process that made it
+TIMEOUT_HINT = "raise the limit with BOOKRUN_TIMEOUT=SECONDS or --timeout SECONDS"
+
+
+def limits(step: Step) -> dict:
+    lines = step.options.get("max-output", MAX_OUTPUT_LINES)
+    return {
+        "snippet": step.snippet,
+        "max_lines": lines,
+        "max_bytes": max(lines, MAX_OUTPUT_LINES) * BYTES_PER_LINE,
+        "max_figures": step.options.get("max-figures", MAX_FIGURES),
+        "max_figure_bytes": step.options.get("max-figure-kb", MAX_FIGURE_KB) * 1000,
+        "max_figure_pixels": step.options.get("max-figure-megapixels",
+                                              MAX_FIGURE_MEGAPIXELS) * 1_000_000,
+    }
+
+
+def execute(chapter: Chapter, root: Path, snippets_root: Path, scratch: Path,
+            timeout: float = DEFAULT_TIMEOUT, checkpoints: Path | None = None,
+            resume_keys: list[str] | None = None, fingerprint: dict | None = None,
+            memory_gb: float = DEFAULT_MEMORY_GB) -> Run:
+    """Run the chapter in a fresh session; with `checkpoints` (serve only), from the
+    newest kept session whose earlier snippets are unchanged, keeping new ones.
+    `resume_keys[k]` names the session's state before step k (bookrun.store.key).
+
+    `fingerprint` (BookConfig.fingerprint) says what to read of the libraries the
+    session imported, as the run's platform."""
+    sandbox.tell_once(lambda message: print(message, file=sys.stderr, flush=True))
+    scratch.mkdir(parents=True, exist_ok=True)
+    remove_stale_scratch(scratch, chapter.name)
+    work = Path(tempfile.mkdtemp(dir=scratch, prefix=f"{chapter.name}-")).resolve()
+    (work / OWNER).write_text(str(os.getpid()))
+    figdir = work / "figures"
+    rel = os.path.relpath(snippets_root, root)
+    job = {
+        "page": os.path.relpath(chapter.page, root),
+        "cwd": str(root),
+        "figdir": str(figdir),
+        "live": str(work / "live"),
+        "result": str(work / "result.json"),
+        "timeout": timeout,
+        "memory_gb": memory_gb,
+        "fingerprint": fingerprint or {},
+        "steps": [{
+            "path": f"{rel}/{s.snippet}",
+            "limits": limits(s),
+            "bindings": [[b.body, b.expr, b.spec] for b in s.bindings],
+            "binding_lines": {b.body: b.line for b in s.bindings},
+            "interactive": interactive.job_spec(s, os.path.relpath(chapter.page, root)),
+        } for s in chapter.steps],
+    }
+    keys = []
+    if checkpoints is not None:
+        # 96 bits: short, as a Unix socket's name must be.
+        keys = [k[:24] for k in resume_keys]
+        for spec, key in zip(job["steps"], keys):
+            spec["resume_key"] = key
+        job.update(checkpoints=str(checkpoints / chapter.name), owner=os.getpid())
+    try:
+        try:
+            result = _run(chapter, root, work, job, timeout, keys)
+        except ExecutionError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - under serve, it must reach the page
+            raise ExecutionError(f"chapter {chapter.name!r} ({job['page']}): the session "
+                                 f"could not be run: {type(exc).__name__}: {exc}") from exc
+    except BaseException:
+        shutil.rmtree(work, ignore_errors=True)  # a failed run leaves no scratch behind
+        raise
+    finally:
+        if keys:  # the sessions of snippets since edited can never be resumed
+            checkpoint.release(checkpoints / chapter.name, set(keys))
+    return Run(tuple(SnippetRun.from_json(r) for r in result["steps"]), figdir, work,
+               result["platform"])
+
+
+def _run(chapter, root, work, job, timeout, keys) -> dict:
+    job["deadline"] = time.time() + timeout
+    for key in reversed(keys[1:]):  # the newest kept session that still holds
+        path = Path(job["checkpoints"]) / f"{key}.sock"
+        if not path.exists():
+            continue
+        answer = checkpoint.request(path, job, timeout, KILL_GRACE)
+        if answer is not None:
+            code, killed = answer
+            err = (work / "live" / "stderr")
+            return _outcome(chapter, work, job, timeout, None if killed else code,
+                            err.read_text(errors="replace") if err.is_file() else "")
+    return _run_worker(chapter, root, work, job, timeout)
+
+
+def _run_worker(chapter: Chapter, root: Path, work: Path, job: dict, timeout: float) -> dict:
+    (work / "job.json").write_text(json.dumps(job))
+    env = dict(os.environ, **WORKER_ENV, **{MARKER: str(work)})
+    # Matplotlib's own settings and font list, private to the book: a reader's
+    # ~/.config/matplotlib cannot restyle a figure, and a font cache that another Python
+    # left without matplotlib's bundled fonts (seen: one written while its virtualenv was
+    # being deleted) cannot swap DejaVu Sans for the system's copy, which draws other paths.
+    # Beside scratch (kept: a cache), not in it: a run leaves no scratch behind.
+    mpl = work.parent.parent / "matplotlib"
+    mpl.mkdir(exist_ok=True)
+    env["MPLCONFIGDIR"] = str(mpl)
+    # The whole scratch folder: a kept session (serve) resumes into a later run's folder.
+    writable = [work.parent, mpl] + ([Path(job["checkpoints"]).parent]
+                                     if "checkpoints" in job else [])
+    if "checkpoints" in job:
+        Path(job["checkpoints"]).parent.mkdir(parents=True, exist_ok=True)
+    prefix = sandbox.command(root, writable, keep_sessions="checkpoints" in job)
+    # The worker's own messages go to a file, not a pipe: a child process that inherits
+    # a pipe keeps it open, and a read waiting for its end would wait as long as it lives.
+    log = work / "worker.log"
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            prefix + [sys.executable, "-m", "bookrun.execute.worker", str(work / "job.json")],
+            cwd=root, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=out,
+            start_new_session=True)  # its own process group, ended as one below
+    try:
+        code = proc.wait(timeout=timeout + KILL_GRACE)
+        if prefix and code > 128:  # bwrap reports a signal as a shell does
+            code = 128 - code
+    except subprocess.TimeoutExpired:
+        code = None
+    finally:
+        processes.end_group(proc.pid, processes.kept(Path(job["live"])))
+        proc.wait()
+    return _outcome(chapter, work, job, timeout, code, log.read_text(errors="replace"))
+
+
+def remove_stale_scratch(scratch: Path, name: str) -> None:
+    """Scratch folders of this chapter left by a process that was killed (kill -9)."""
+    for folder in scratch.glob(f"{name}-*"):
+        try:
+            owner = int((folder / OWNER).read_text())
+        except (OSError, ValueError):
+            continue  # being created right now, or not ours
+        if not processes.alive(owner):
+            # Without a sandbox, what its session started may still run.
+            processes.end_all(processes.marked(f"{MARKER}={folder.resolve()}"))
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _outcome(chapter, work, job, timeout, code, err) -> dict:
+    """The session's result, or the error it ended with; `code` None: killed at the limit."""
+    page = job["page"]
+    if code is None:
+        where, output = _last_seen(work, "")
+        raise ExecutionError(f"chapter {chapter.name!r} ({page}) timed out after {timeout:g} s"
+                             f"{where}; {TIMEOUT_HINT}"
+                             + _output_block(output, "timeout")) from None
+    result_file = work / "result.json"
+    if code != 0 or not result_file.exists():
+        where, output = _last_seen(work, err)
+        how = f"signal {signal.Signals(-code).name}" if code < 0 else f"exit {code}"
+        raise ExecutionError(f"chapter {chapter.name!r} ({page}): the session died ({how})"
+                             f"{where}" + _crash_report(err) + _output_block(output, "crash"))
+    result = json.loads(result_file.read_text())
+    e = result["error"]
+    if e:
+        where = f"{e['path']}:{e['line']}" if e["line"] else e["path"]
+        if e["kind"] == "timeout":
+            text = (f"chapter {chapter.name!r} ({page}) timed out after {timeout:g} s while "
+                    f"running {where}; {TIMEOUT_HINT}")
+        else:
+            text = f"chapter {chapter.name!r} failed in {where}: {e['message']}"
+        if e["traceback"]:
+            text += "\n" + e["traceback"].rstrip()
+        raise ExecutionError(text + _output_block(e["output"], e["kind"]))
+    return result
+
+
+def _last_seen(work: Path, err: str) -> tuple[str, str]:
+    """Which snippet (and line, from faulthandler's dump) a dead session was running,
+    and what it had printed."""
+    live = work / "live"
+    try:
+        path = (live / "running").read_text()
+        output = (live / "output").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return "", ""
+    lines = re.findall(rf'File "{re.escape(path)}", line (\d+)', err)
+    return f" while running {path}" + (f":{lines[0]}" if lines else ""), output
+
+
+def _crash_report(err: str) -> str:
+    """What the interpreter itself said, without faulthandler's thread dump."""
+    dump = ("  File ", "Current thread", "Thread 0x", "Extension modules")
+    said = [ln for ln in err.splitlines() if ln.strip() and not ln.startswith(dump)]
+    return ("\n" + "\n".join(said[-20:])) if said else ""
+
+
+def _output_block(output: str, kind: str) -> str:
+    if not output.strip():
+        return ""
+    before = {"timeout": "the timeout", "crash": "the crash"}.get(kind, "the error")
+    lines = output.rstrip().split("\n")
+    shown = "\n".join(line[:300] for line in lines[-SHOWN_LINES:])
+    if len(lines) > SHOWN_LINES:
+        shown = f"[{len(lines) - SHOWN_LINES} earlier lines not shown]\n" + shown
+    return f"\n--- output before {before} ---\n{shown}"

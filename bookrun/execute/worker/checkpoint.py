@@ -1,0 +1,196 @@
+"""Under `mkdocs serve`: a chapter session kept at a snippet boundary, resumed from there.
+
+A save usually edits one snippet, and every snippet before it would compute the same
+state again. So while serve runs a chapter, the session forks before each snippet; the
+copy (a checkpoint) sleeps on a Unix socket named by a hash of everything that led to
+its state (bookrun.execute.session.resume_keys). When the author saves snippet k, serve asks the
+newest checkpoint whose key still holds to fork once more and run from k on. Fork
+copies memory exactly (objects, random generators, figure numbers), so the outputs are
+those of a fresh run; `python -m bookrun check` still runs chapters from the start.
+
+Checkpoints belong to the serve process (`owner`): each ends within a second of it.
+"""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import sys
+import time
+from pathlib import Path
+
+from bookrun.execute.worker import processes
+
+POLL = 1.0  # seconds between checks that the serve process is still there
+_exit = os._exit  # taken before the session guards os._exit (the worker imports us first)
+
+
+def keep(directory: Path, key: str, owner: int, resume, live: Path) -> None:
+    """Fork a checkpoint of this session; the session itself returns at once, having
+    noted the checkpoint's pid in `live` so that ending the session spares it."""
+    path = directory / f"{key}.sock"
+    if path.exists():
+        return  # this very state is kept already
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return  # (another chapter's last checkpoint was removing the folder) none kept
+    sys.stdout.flush()
+    sys.stderr.flush()
+    child = os.fork()
+    if child:
+        processes.note_kept(live, child)
+        return
+    try:
+        os.setsid()  # out of the session's process group, which is ended as one
+        processes.become_reaper()  # a resumed copy's orphans stay ours, to be ended
+        # Let go of the pipes the serve process reads the session's output from, or it
+        # would wait for the checkpoint to end before it saw the session end.
+        null = os.open(os.devnull, os.O_RDWR)
+        for fd in (0, 1, 2):
+            os.dup2(null, fd)
+        _serve(path, owner, resume)
+    finally:
+        _exit(0)
+
+
+def _serve(path: Path, owner: int, resume) -> None:
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        server.bind(str(path))
+    except OSError:
+        return  # another copy of the same state got there first
+    server.listen(1)
+    server.settimeout(POLL)
+    pid_file = path.with_suffix(".pid")
+    pid_file.write_text(str(os.getpid()))
+    try:
+        while processes.alive(owner):
+            try:
+                conn, _ = server.accept()
+            except TimeoutError:
+                continue
+            with conn:
+                conn.settimeout(None)
+                request = json.loads(conn.makefile("r").readline() or "{}")
+                if "job" not in request:
+                    break  # asked to end
+                child = os.fork()
+                if child == 0:
+                    server.close()
+                    conn.close()
+                    try:
+                        resume(request["job"])
+                    finally:
+                        _exit(0)
+                _reply(conn, {"pid": child})
+                status = _wait(child, owner)
+                # What the copy started and left (it may have been killed at the limit),
+                # except the sessions it kept in turn.
+                processes.end_all(processes.descendants(
+                    os.getpid(), processes.kept(Path(request["job"]["live"]))))
+                processes.reap()
+                _reply(conn, {"code": os.waitstatus_to_exitcode(status)})
+    finally:
+        path.unlink(missing_ok=True)
+        pid_file.unlink(missing_ok=True)
+        _remove_if_empty(path.parent)
+
+
+def _wait(child: int, owner: int) -> int:
+    """The resumed copy's exit status; it is killed if serve itself ends meanwhile."""
+    while True:
+        pid, status = os.waitpid(child, os.WNOHANG)
+        if pid:
+            return status
+        if not processes.alive(owner):
+            os.kill(child, signal.SIGKILL)
+            return os.waitpid(child, 0)[1]
+        time.sleep(0.05)
+
+
+def _remove_if_empty(chapter_dir: Path) -> None:
+    """The last checkpoint of a chapter, and of the serve process, leaves no folder."""
+    for folder in (chapter_dir, chapter_dir.parent):
+        try:
+            folder.rmdir()
+        except OSError:
+            return  # not empty: other checkpoints still use it
+
+
+def _reply(conn, message: dict) -> None:
+    try:
+        conn.sendall(json.dumps(message).encode() + b"\n")
+    except OSError:
+        pass  # serve gave up waiting (a timeout); the next request starts afresh
+
+
+def request(path: Path, job: dict, timeout: float, grace: float) -> tuple[int, bool] | None:
+    """Ask the checkpoint at `path` to run `job` from its snippet on.
+
+    (exit code of the resumed copy, whether it was killed at the time limit), or None
+    when there is no live checkpoint there (the caller then starts a fresh session)."""
+    conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        conn.settimeout(5)
+        conn.connect(str(path))
+        conn.sendall(json.dumps({"job": job}).encode() + b"\n")
+        first, rest = _read_line(conn, b"", time.monotonic() + 5)
+        started = json.loads(first or b"{}")
+    except (OSError, ValueError):
+        conn.close()
+        path.unlink(missing_ok=True)  # a checkpoint that died left its socket file
+        return None
+    if not isinstance(started, dict) or "pid" not in started:
+        conn.close()
+        return None
+    killed = False
+    line, _ = _read_line(conn, rest, time.monotonic() + timeout + grace)
+    if line is None:  # it never came back to Python to stop itself
+        os.kill(started["pid"], signal.SIGKILL)
+        killed = True
+        line, _ = _read_line(conn, b"", time.monotonic() + 30)
+    conn.close()
+    try:
+        return int(json.loads(line or b'{"code": -9}')["code"]), killed
+    except (ValueError, KeyError, TypeError):
+        return -9, killed
+
+
+def _read_line(conn, pending: bytes, deadline: float) -> tuple[bytes | None, bytes]:
+    """One reply line and what came after it, read with a deadline (None past it). A
+    socket file object that timed out once cannot be read again, so the socket is read
+    directly; a closed connection gives what it sent ('' for nothing)."""
+    data = pending
+    while b"\n" not in data:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return None, b""
+        conn.settimeout(left)
+        try:
+            chunk = conn.recv(4096)
+        except TimeoutError:
+            return None, b""
+        except OSError:
+            return b"", b""
+        if not chunk:
+            return data, b""
+        data += chunk
+    line, rest = data.split(b"\n", 1)
+    return line, rest
+
+
+def release(directory: Path, keep_keys: set[str] | None = None) -> None:
+    """End the checkpoints in `directory` whose keys are not in `keep_keys` (all if None)."""
+    for pid_file in directory.glob("*.pid") if directory.is_dir() else []:
+        if keep_keys is not None and pid_file.stem in keep_keys:
+            continue
+        try:
+            os.kill(int(pid_file.read_text()), signal.SIGTERM)
+        except (ValueError, OSError):
+            pass
+        pid_file.unlink(missing_ok=True)
+        pid_file.with_suffix(".sock").unlink(missing_ok=True)
+    if directory.is_dir():
+        _remove_if_empty(directory)

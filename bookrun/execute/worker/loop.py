@@ -1,0 +1,452 @@
+"""The chapter session: runs snippets in one fresh interpreter, as a REPL would.
+
+Started by `bookrun.execute.session` as `python -m bookrun.execute.worker JOB.json`.
+Each top-level statement is compiled in "single" mode, like a line typed at a
+REPL, so a bare expression echoes its value exactly as it would for a reader.
+Output (what file descriptors 1 and 2 receive, bookrun.execute.worker.capture) and figures
+passed to `plt.show()` are captured per snippet; the snippets themselves contain
+nothing build-specific.
+
+The session also enforces the limits a page must live within: output and
+figures per snippet, the chapter's time and memory, no network, no `os._exit`,
+no process or thread left behind. A breach stops the snippet where it happened,
+so the error has its line and traceback.
+"""
+import ast
+import faulthandler
+import importlib.abc
+import importlib.util
+import ipaddress
+import json
+import linecache
+import os
+import re
+import resource
+import signal
+import sys
+import time
+import traceback
+from pathlib import Path
+
+from bookrun.execute.worker import checkpoint
+from bookrun.execute.worker import frames
+from bookrun.execute.worker import processes
+from bookrun.execute.worker.capture import (Capture, Output, Refused, SnippetError, TimedOut,
+                             check_stray_threads, refuse, track_threads)
+
+ADDRESS = re.compile(r" at 0x[0-9a-fA-F]{4,}")
+COMPOUND = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.For, ast.AsyncFor,
+            ast.While, ast.If, ast.With, ast.AsyncWith, ast.Try, ast.Match)
+HERE = str(Path(__file__).resolve().parent)  # the executor's own frames are hidden
+
+
+def lint(path, source, tree):
+    """Refuse what would paste differently into a REPL."""
+    lines = source.splitlines()
+    for node in tree.body:
+        if not isinstance(node, COMPOUND):
+            continue
+        first, last = node.lineno, node.end_lineno
+        for n in range(first, last):
+            if not lines[n - 1].strip():
+                raise SnippetError(path, n, "blank line inside an indented block: "
+                                   "a REPL ends the block there")
+        after = last + 1
+        while after <= len(lines) and lines[after - 1].strip().startswith("#"):
+            after += 1
+        if after <= len(lines) and lines[after - 1].strip():
+            raise SnippetError(path, after, "a REPL needs a blank line after an indented "
+                               "block before the next statement")
+
+
+def note_children(state: dict, live: Path):
+    """Remember which snippet started each child process still running."""
+    for pid in processes.descendants(state["session"], processes.kept(live)):
+        state["children"].setdefault(pid, (state["path"], processes.command_line(pid)))
+
+
+def _started(state: dict, pid: int) -> tuple[str, str] | None:
+    """(snippet, command) of a child noted after a snippet, or None. A command noted
+    empty was read mid-exec (the new program's arguments not yet in place, a window
+    that a busy machine widens): it is read again now."""
+    noted = state["children"].get(pid)
+    if noted and not noted[1]:
+        noted = (noted[0], processes.command_line(pid))
+    return noted
+
+
+def end_children(state: dict, live: Path):
+    """End what the snippets started and left running; the first one found is an error
+    (a REPL would leave it running, a build must not)."""
+    left = processes.descendants(state["session"], processes.kept(live))
+    named = [(pid, _started(state, pid)) for pid in left]
+    processes.end_all(left)
+    processes.reap()
+    for pid, (path, command) in (p for p in named if p[1]):
+        return {"kind": "error", "path": path, "line": None,
+                "message": f"a child process started by {Path(path).name} ({command}) was "
+                           "still running when the chapter ended; it was ended. Wait for it "
+                           "(`proc.wait()`, `proc.communicate()`) in the snippet that needs it",
+                "traceback": "", "output": ""}
+    return None
+
+
+class _PyplotHook(importlib.abc.MetaPathFinder):
+    """Installs the figure capture the moment a snippet imports matplotlib.pyplot, so a
+    session that draws nothing never pays for importing matplotlib (about a second),
+    and a book without matplotlib runs at all."""
+
+    def __init__(self, state):
+        self.state = state
+
+    def find_spec(self, name, path, target=None):
+        if name != "matplotlib.pyplot":
+            return None
+        sys.meta_path.remove(self)
+        spec = importlib.util.find_spec(name)
+        if spec is None:
+            return None
+        load = spec.loader.exec_module
+
+        def exec_module(module):
+            load(module)
+            install_figure_capture(self.state, module)
+
+        spec.loader.exec_module = exec_module
+        return spec
+
+
+def install_figure_capture(state: dict, plt):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    matplotlib.rcParams["svg.hashsalt"] = "bookrun"
+
+    def show(*args, **kwargs):
+        limits = state["limits"]
+        for num in plt.get_fignums():
+            if state["count"] >= limits["max_figures"]:
+                plt.close("all")
+                refuse(state, f"more than {limits['max_figures']} figures in one snippet: "
+                       "split it, or raise the limit on the page with "
+                       f"`@run {limits['snippet']} max-figures=N`")
+            fig = plt.figure(num)
+            state["count"] += 1
+            too_big = oversized(fig, limits["max_figure_pixels"])
+            if too_big:
+                plt.close("all")
+                refuse(state, f"figure {state['count']} {too_big}, over the limit of "
+                       f"{limits['max_figure_pixels'] // 1_000_000} million pixels, refused "
+                       "before drawing: make it smaller, or raise the limit with "
+                       f"`@run {limits['snippet']} max-figure-megapixels=N`")
+            name = f"{state['stem']}-{state['count']}.svg"
+            path = state["figdir"] / name  # a resumed session draws into a new folder
+            fig.savefig(path, format="svg", metadata={"Date": None})
+            size = path.stat().st_size
+            if size > limits["max_figure_bytes"]:
+                path.unlink()
+                plt.close("all")
+                refuse(state, f"figure {state['count']} is {size / 1000:.0f} kB, over the "
+                       f"limit of {limits['max_figure_bytes'] // 1000} kB: plot fewer points, "
+                       f"or raise the limit with `@run {limits['snippet']} max-figure-kb=N`")
+            state["figures"].append(name)
+        plt.close("all")
+
+    plt.show = show
+
+
+def oversized(fig, limit: int) -> str | None:
+    """What makes a figure more than `limit` pixels, before anything is drawn: its size
+    at the dpi it is saved with, or an image array it shows (a vector file embeds the
+    array at full size)."""
+    import matplotlib
+
+    dpi = matplotlib.rcParams["savefig.dpi"]
+    dpi = fig.dpi if dpi == "figure" else float(dpi)
+    width, height = fig.get_size_inches() * dpi
+    if width * height > limit:
+        return f"is {width:.0f} x {height:.0f} pixels (figure size x dpi)"
+    for image in fig.images + [im for ax in fig.axes for im in ax.get_images()]:
+        shape = getattr(image.get_array(), "shape", ())
+        if len(shape) >= 2 and shape[0] * shape[1] > limit:
+            return f"shows an image of {shape[1]} x {shape[0]} pixels"
+    return None
+
+
+def platform_fingerprint(probes: dict) -> dict:
+    """What decides this session's floating-point paths, for the libraries it used.
+
+    `probes` is the book's `fingerprint` option: {module: {name: expression}}. Read
+    after the last snippet, and only for modules the snippets imported, so a chapter
+    that never imported a library is not tied to that library's kernels. Environment
+    variables that make a library take other kernels change these, as another CPU would.
+    """
+    import platform
+
+    found = {"machine": platform.machine()}
+    for module, reads in probes.items():
+        if module in sys.modules:
+            for name, expression in reads.items():
+                found[name] = eval(expression, {module: sys.modules[module]})
+    return found
+
+
+def is_local(host) -> bool:
+    if isinstance(host, bytes):
+        host = host.decode("ascii", "replace")
+    if host in (None, "", "localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(str(host).split("%")[0]).is_loopback
+    except ValueError:
+        return False
+
+
+def install_network_guard(state: dict):
+    """Refuse every non-local connection and name lookup: a page must build offline,
+    and a number fetched from the network could change between two builds."""
+    import socket
+
+    def check(host):
+        if not is_local(host):
+            refuse(state, f"network access refused (to {host!r}): pages must build offline "
+                   "and reproducibly, so snippets may not use the network; ship the data "
+                   "with the book or generate it")
+
+    def address_host(address):
+        return address[0] if isinstance(address, tuple) else None  # a str is AF_UNIX
+
+    def guard_address(method, position):
+        def guarded(self, *args):
+            check(address_host(args[position] if position < len(args) else args[-1]))
+            return method(self, *args)
+        return guarded
+
+    socket.socket.connect = guard_address(socket.socket.connect, 0)
+    socket.socket.connect_ex = guard_address(socket.socket.connect_ex, 0)
+    socket.socket.sendto = guard_address(socket.socket.sendto, -1)
+
+    def guard_lookup(function):
+        def guarded(host, *args, **kwargs):
+            check(host)
+            return function(host, *args, **kwargs)
+        return guarded
+
+    for name in ("getaddrinfo", "gethostbyname", "gethostbyname_ex"):
+        setattr(socket, name, guard_lookup(getattr(socket, name)))
+
+
+def install_exit_guard(state: dict):
+    """`os._exit` would end the session with no result; report it as an error instead
+    (in forked children, which must exit that way, it keeps its meaning)."""
+    real_exit = os._exit
+
+    def guarded(code):
+        if os.getpid() != state["session"]:
+            real_exit(code)
+        refuse(state, f"os._exit({code}) would end the chapter's session before the "
+               "snippets after it run: remove it")
+
+    os._exit = guarded
+
+
+def install_time_limit(state: dict, deadline: float, timeout: float):
+    def expired(signum, frame):
+        refuse(state, f"timed out after {timeout:g} s", TimedOut)
+
+    signal.signal(signal.SIGALRM, expired)
+    signal.setitimer(signal.ITIMER_REAL, max(deadline - time.time(), 0.001))
+
+
+def limit_memory(gigabytes: float):
+    """The session's address space, children included: past it an allocation fails as
+    a MemoryError at the snippet's line instead of the machine swapping."""
+    size = int(gigabytes * 2**30)
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if hard != resource.RLIM_INFINITY:
+        size = min(size, hard)
+    try:
+        resource.setrlimit(resource.RLIMIT_AS, (size, hard))
+    except (ValueError, OSError):
+        pass  # (macOS refuses most address-space limits) the machine's own limits hold
+
+
+def run_snippet(path, source, namespace, capture, state):
+    tree = ast.parse(source, filename=path)
+    lint(path, source, tree)
+    for node in tree.body:
+        code = compile(ast.Interactive(body=[node]), path, "single")
+        exec(code, namespace)
+        capture.check(node.lineno)  # what C code and child processes wrote
+        check_stray_threads(state)
+
+
+def describe(exc, path, snippet_paths, output):
+    """The error of a snippet that raised: its line, and a traceback without our frames."""
+    tb = traceback.extract_tb(exc.__traceback__)
+    start = next((i for i, f in enumerate(tb) if f.filename in snippet_paths), len(tb))
+    frames = [f for f in tb[start:] if not f.filename.startswith(HERE)]
+    here = next((f for f in reversed(tb) if f.filename == path), None)
+    line = here.lineno if here else None
+    if isinstance(exc, SyntaxError) and exc.filename == path and here is None:
+        line = exc.lineno  # the parser's own frames say nothing about the snippet
+    if isinstance(exc, Refused):  # the library calls that led to the refusal are noise
+        message = str(exc)
+        text = "".join(traceback.format_list([f for f in frames if f.filename in snippet_paths]))
+    elif isinstance(exc, SyntaxError):
+        message = f"{type(exc).__name__}: {exc.msg}"
+        text = "".join(traceback.format_exception_only(type(exc), exc))
+    else:
+        message = f"{type(exc).__name__}: {exc}"
+        text = "".join(traceback.format_list(frames)) + "".join(
+            traceback.format_exception_only(type(exc), exc))
+    kind = "timeout" if isinstance(exc, TimedOut) else "error"
+    return {"kind": kind, "path": path, "line": line, "message": message,
+            "traceback": text, "output": output}
+
+
+def run_step(step, job, namespace, state, live: Path):
+    """Run one snippet and its bindings; return (result, error)."""
+    path = step["path"]
+    state.update(path=path, stem=Path(path).stem, count=0, figures=[], limits=step["limits"])
+    (live / "running").write_text(path)
+    capture = state["capture"] = Capture(live / "output", step["limits"], state)
+    try:
+        # By absolute path: a snippet may change the current folder.
+        source = (Path(job["cwd"]) / path).read_text(encoding="utf-8")
+        linecache.cache[path] = (len(source), None, source.splitlines(True), path)
+        sys.displayhook = sys.__displayhook__
+        run_snippet(path, source, namespace, capture, state)
+        state["capture"] = None
+        capture.finish()
+        check_stray_threads(state)
+        note_children(state, live)
+        if "refused" in state:  # caught by the snippet itself, still a failure
+            raise SnippetError(path, state["refused"][1], state["refused"][0])
+        drawn = frames.capture(step.get("interactive"), namespace, state["figdir"],
+                               state["figures"])
+        output = capture.getvalue()
+        m = ADDRESS.search(output)
+        if m:
+            row = output[:m.start()].count("\n")
+            raise SnippetError(path, None, "output shows an object address (differs every "
+                               f"run): {output.splitlines()[row]!r}; assign the value "
+                               "(`_ = ...`) or print what you mean")
+        values = {}
+        for body, expr, spec in step["bindings"]:
+            try:
+                value = eval(expr, namespace)
+                values[body] = format(value, spec)
+            except Exception as exc:
+                raise SnippetError(job["page"], step["binding_lines"][body],
+                                   f"{{{{ {body} }}}} after {path}: "
+                                   f"{type(exc).__name__}: {exc}") from None
+            if ADDRESS.search(values[body]):  # would differ in every run, and in `check`
+                raise SnippetError(job["page"], step["binding_lines"][body],
+                                   f"{{{{ {body} }}}} after {path} shows an object address "
+                                   f"(differs every run): {values[body]!r}; bind a value "
+                                   "that prints the same each time")
+    except (SnippetError, frames.FrameError) as exc:
+        return None, {"kind": "error", "path": exc.path, "line": exc.line,
+                      "message": str(exc), "traceback": "", "output": capture.getvalue()}
+    except BaseException as exc:  # noqa: BLE001 - every failure is reported, then fatal
+        paths = {s["path"] for s in job["steps"]}
+        error = describe(exc, path, paths, capture.getvalue())
+        if isinstance(exc, MemoryError):
+            error["message"] += (f" (a chapter's session may use {job['memory_gb']:g} GB; "
+                                 "the book's `memory_gb` option raises it)")
+        return None, error
+    finally:
+        state["capture"] = None
+        capture.close()
+    return {"path": path, "output": output, "figures": list(state["figures"]),
+            "values": values, "frames": drawn}, None
+
+
+def run_from(start, job, namespace, state, results):
+    """Run the job's snippets from index `start`; return the first error, or None.
+
+    Under `mkdocs serve` (job["checkpoints"] set) the session is kept, forked, before
+    each later snippet, so that a save re-runs the chapter from the edited snippet on
+    (bookrun.execute.worker.checkpoint); a build or a check never keeps anything."""
+    for k in range(start, len(job["steps"])):
+        if job.get("checkpoints") and k > start:
+            checkpoint.keep(Path(job["checkpoints"]), job["steps"][k]["resume_key"], job["owner"],
+                            lambda new_job, k=k: resume(new_job, k, namespace, state, results),
+                            Path(job["live"]))
+        result, error = run_step(job["steps"][k], job, namespace, state, Path(job["live"]))
+        if error:
+            return error
+        results.append(result)
+        if job.get("checkpoints"):  # a resumed copy writes them into its own folder
+            state["drawn"].update((n, (state["figdir"] / n).read_bytes()) for n in
+                                  result["figures"] + [f["name"] for f in result["frames"]])
+    return None
+
+
+def finish(job, start, namespace, state, results):
+    """Run to the end (or the first error) and write the result file."""
+    error = None
+    try:
+        install_time_limit(state, job["deadline"], job["timeout"])
+        if namespace is None:  # a fresh session
+            if "matplotlib.pyplot" in sys.modules:
+                install_figure_capture(state, sys.modules["matplotlib.pyplot"])
+            else:
+                sys.meta_path.insert(0, _PyplotHook(state))
+            install_network_guard(state)
+            install_exit_guard(state)
+            track_threads(state)
+            sys.stdout, sys.stderr = Output(state, 1), Output(state, 2)
+            namespace = {"__name__": "__main__", "__builtins__": __builtins__}
+        error = run_from(start, job, namespace, state, results)
+        signal.setitimer(signal.ITIMER_REAL, 0)
+    except TimedOut as exc:  # between snippets, or while the session starts
+        where = state["path"] or f"{job['page']} (the session was still starting)"
+        error = {"kind": "timeout", "path": where, "line": None,
+                 "message": str(exc), "traceback": "", "output": ""}
+    signal.setitimer(signal.ITIMER_REAL, 0)
+    left = end_children(state, Path(job["live"]))
+    try:
+        check_stray_threads(state)
+    except SnippetError as exc:
+        left = left or {"kind": "error", "path": exc.path, "line": exc.line,
+                        "message": str(exc), "traceback": "", "output": ""}
+    error = error or left
+    fingerprint = platform_fingerprint(job["fingerprint"]) if error is None else {}
+    Path(job["result"]).write_text(json.dumps({"steps": results, "error": error,
+                                               "platform": fingerprint}))
+
+
+def resume(job, start, namespace, state, results):
+    """In a fresh copy of a kept session: the chapter from snippet `start` on, for a new
+    job, with the earlier snippets' results and figures as the kept session had them."""
+    live = Path(job["live"])
+    live.mkdir(parents=True, exist_ok=True)
+    err = os.open(live / "stderr", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
+    os.dup2(err, 1)  # what the interpreter itself says, for the parent's crash report
+    os.dup2(err, 2)
+    state.update(figdir=Path(job["figdir"]), session=os.getpid(), children={})
+    processes.die_with_parent(os.getppid())
+    processes.become_reaper()
+    state["figdir"].mkdir(parents=True, exist_ok=True)
+    for name, data in state["drawn"].items():
+        (state["figdir"] / name).write_bytes(data)
+    finish(job, start, namespace, state, list(results))
+
+
+def main(job_path):
+    job = json.loads(Path(job_path).read_text())
+    processes.die_with_parent(os.getppid())
+    processes.become_reaper()  # so that detached grandchildren can still be ended
+    limit_memory(job["memory_gb"])
+    # A crash in C code still prints the snippet's line, to the worker's own stderr (not
+    # to the snippet's output, which fd 2 is while a snippet runs).
+    faulthandler.enable(os.fdopen(os.dup(2), "w"))
+    Path(job["figdir"]).mkdir(parents=True, exist_ok=True)
+    Path(job["live"]).mkdir(parents=True, exist_ok=True)
+    sys.path.insert(0, job["cwd"])
+    state = {"path": None, "stem": "", "count": 0, "figures": [], "figdir": Path(job["figdir"]),
+             "session": os.getpid(), "drawn": {}, "children": {}, "capture": None}
+    finish(job, 0, None, state, [])
+

@@ -1,0 +1,127 @@
+"""Command line: run one page, check every record against a fresh run, or update them.
+
+    python -m bookrun run docs/bandits.md   execute a page, print outputs and values
+    python -m bookrun check [CHAPTER ...]   execute fresh, diff against records (CI)
+    python -m bookrun update [CHAPTER ...]  execute fresh and rewrite the records
+    python -m bookrun prepare               execute what is stale (as a build would), then
+                                            write figures and notebooks into docs/ for
+                                            `zensical build`
+    python -m bookrun pdf [--site SITE] [--paper a4|letter] [-o OUT]
+                                            print the built site as one book, SITE/book.pdf
+
+Every command stops a chapter after --timeout seconds (default: $BOOKRUN_TIMEOUT,
+else 300), the same limit `mkdocs build` and `mkdocs serve` read from BOOKRUN_TIMEOUT.
+`prepare`, like `mkdocs build`, refuses to execute when BOOKRUN_FROZEN=true.
+"""
+import argparse
+import os
+import shutil
+import sys
+import time
+from pathlib import Path
+
+from bookrun.store.book import Book
+from bookrun.config import ConfigError
+from bookrun.model.page import ExecutionError, PageError
+from bookrun.parse.chapter import read_chapter
+from bookrun.hosts.prepare import prepare
+from bookrun.model.text import visible
+
+
+def seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"not a positive number of seconds: {text!r}")
+    return value
+
+
+def main(argv=None, root: Path | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m bookrun", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("command", choices=["run", "check", "update", "prepare", "pdf"])
+    ap.add_argument("names", nargs="*", help="chapter names (snippet folders) or a page for run")
+    ap.add_argument("--timeout", type=seconds, default=None,
+                    help="seconds per chapter (default: $BOOKRUN_TIMEOUT, else the "
+                    "`timeout` option in mkdocs.yml, else 300)")
+    ap.add_argument("--root", type=Path, default=root or Path.cwd(),
+                    help="the book's folder, where mkdocs.yml is (default: this folder)")
+    if argv is None:
+        argv = sys.argv[1:]
+    if argv[:1] == ["pdf"]:  # its own options: it reads the built site, runs nothing
+        from bookrun.pdf.build import main as pdf_main
+        return pdf_main(argv[1:], (root or Path.cwd()).resolve())
+    # Options anywhere on the line: `check --timeout 600 setup` as well as before the names.
+    args = ap.parse_intermixed_args(argv)
+    root = args.root.resolve()
+    timeout = args.timeout
+    if timeout is None:
+        env = os.environ.get("BOOKRUN_TIMEOUT", "").strip()
+        try:
+            timeout = seconds(env) if env else None
+        except argparse.ArgumentTypeError as exc:
+            ap.error(f"BOOKRUN_TIMEOUT: {exc}")
+    frozen = os.environ.get("BOOKRUN_FROZEN", "").strip().lower() == "true"
+    try:
+        book = Book(root=root, timeout=timeout, frozen=frozen and args.command == "prepare")
+        if args.command == "run":
+            return run_page(book, args.names)
+        if args.command == "prepare":
+            if args.names:
+                ap.error("prepare takes no chapter names: it prepares the whole book")
+            written = prepare(book)
+            print(f"bookrun: figures and notebooks in {os.path.relpath(book.docs_dir, root)}/ "
+                  f"are current ({len(written)} file(s) written or removed)")
+            return 0
+        chapters = [book.chapter(n) for n in args.names] if args.names else book.chapters()
+        if args.command == "update":
+            book.build(chapters, force=True)
+            return 0
+        checked = book.check(chapters)
+    except (PageError, ExecutionError, ConfigError) as exc:
+        print(f"bookrun: error: {visible(str(exc))}", file=sys.stderr)
+        return 1
+    for note in checked.notes:
+        print(f"bookrun: note: {visible(note)}", file=sys.stderr)
+    problems = checked.problems
+    for p in problems:  # a diff quotes outputs: written out, never acted on
+        print(visible(p) + "\n", file=sys.stderr)
+    if problems:
+        print(f"bookrun: {len(problems)} difference(s); if the change is intended, run "
+              "`python -m bookrun update` and commit the records", file=sys.stderr)
+        return 1
+    print(f"bookrun: {len(chapters)} chapter(s) match their records")
+    return 0
+
+
+def run_page(book: Book, pages) -> int:
+    for page in pages:
+        path = Path(page).resolve()
+        shown = os.path.relpath(path, book.root)
+        chapter = read_chapter(path, book.snippets_root, shown_as=shown)
+        if chapter is None:
+            print(f"{shown}: no @run directive")
+            continue
+        t0 = time.perf_counter()
+        run = book.run(chapter)
+        try:
+            for step, res in zip(chapter.steps, run.steps):
+                print(f"==> {os.path.relpath(book.snippets_root / step.snippet, book.root)}")
+                output = visible(res.output)  # the terminal shows control characters
+                print(output, end="" if output.endswith("\n") else "\n")
+                for fig in res.figures:
+                    size = (run.figdir / fig).stat().st_size
+                    print(f"[figure {fig} {size / 1024:.0f} KB]")
+                for body, text in res.values.items():
+                    print(f"{{{{ {body} }}}} -> {visible(text)}")
+        finally:
+            shutil.rmtree(run.workdir, ignore_errors=True)  # a look, not a record: keep nothing
+            try:
+                run.workdir.parent.rmdir()  # the scratch folder too, unless another run uses it
+            except OSError:
+                pass
+        print(f"==> {chapter.name}: executed in {time.perf_counter() - t0:.1f} s")
+    return 0
+

@@ -1,0 +1,174 @@
+"""The Markdown extension's core: renders `@run` lines and `{{ }}` values from records.
+
+It never executes, and it knows no host. It learns which page it converts from a
+`PageContext`, which a function given by the host returns (`context_of(md)`):
+bookrun.extension makes it for Zensical, the MkDocs plugin for MkDocs. The math and
+diagram extensions find the page for their error messages on the Markdown instance
+(`md.bookrun_page`), which this one sets before they run.
+"""
+from __future__ import annotations
+
+import html
+import posixpath
+import re
+from dataclasses import dataclass, fields
+from pathlib import Path
+
+from markdown import Extension
+from markdown.preprocessors import Preprocessor
+
+from bookrun.render import copy_above
+from bookrun.config import BookConfig
+from bookrun.parse.controls import script_url
+from bookrun.model.page import Chapter, PageError
+from bookrun.store.records import Record
+from bookrun.render.page import render_page
+from bookrun.model.text import visible
+
+# Where a chapter's .ipynb is published, under both generators (mkdocs-jupyter copies it
+# there; `prepare` writes it there), and so where the Colab button opens it on gh-pages.
+NOTEBOOK = "notebooks/{0}/{0}.ipynb"
+FIGURE = "figures/{0}/{1}"  # a figure's path in the site, under both generators
+
+
+@dataclass
+class PageContext:
+    """What the host knows of the page it is about to convert."""
+
+    root: Path  # the project root: errors name files from there
+    snippets_root: Path
+    src_uri: str  # the page's path in the docs folder, e.g. "bandits.md"
+    url: str  # e.g. "bandits/"
+    shown: str  # the page's file as errors name it, e.g. "docs/bandits.md"
+    source: str  # the page's file as the author wrote it (front matter and all)
+    chapter: Chapter | None  # its parse; None: it runs no snippet
+    record: Record | None  # None: execution switched off, show code only
+    failure: str | None = None  # under serve: the chapter's error; record is its last good run
+    notebook: bool = False  # the chapter has a notebook (buttons under the title)
+    notebook_page: bool = False  # mkdocs-jupyter renders the chapter's notebook as a page
+    # Zensical resolves a relative link in raw HTML from the Markdown source, as it does
+    # a Markdown link; MkDocs leaves raw HTML alone, so there it is relative to the URL.
+    html_links_from_source: bool = False
+    chapter_number: str | None = None  # "3" numbers its figures 3.1, 3.2, ...
+    serving: bool = False  # under serve a page error is shown on the page, not raised
+    error: str | None = None  # the page itself is broken (serve shows this on the page)
+
+
+def notebook_links(chapter: str, hint: PageContext, colab_base: str) -> str:
+    """Buttons under the title: the notebook as a page (MkDocs only), the .ipynb, Colab."""
+    here = posixpath.dirname(hint.src_uri) or "."
+    # The folder the HTML is served from: "setup/" is setup/index.html.
+    url = hint.url
+    page_dir = url.rstrip("/") if url.endswith("/") else posixpath.dirname(url)
+    if hint.html_links_from_source:
+        page_dir = here
+    ipynb = NOTEBOOK.format(chapter)
+    links = []
+    if hint.notebook_page:
+        links.append(f"[:material-notebook-outline: Notebook]"
+                     f"({posixpath.relpath(f'notebooks/{chapter}.ipynb', here)}){{ .md-button }}")
+    # Raw HTML, for `download`; MkDocs copies the .ipynb after the build and could not
+    # check a Markdown link to it anyway.
+    href = posixpath.relpath(ipynb, page_dir or ".")
+    links.append(f'<a class="md-button" download href="{href}">'
+                 ":material-download: Download .ipynb</a>")
+    if colab_base:
+        links.append(f"[:simple-googlecolab: Open in Colab]({colab_base}/{ipynb})"
+                     "{ .md-button }")
+    return " ".join(links)
+
+
+STALE = "This chapter failed: the outputs below are from its last good run, and stale"
+BROKEN = "This page cannot be drawn until this is fixed (the page reloads when it is)"
+
+
+def error_panel(markdown: str, error: str, title: str = STALE) -> str:
+    """A page whose chapter failed under serve: the error first, escaped, then the last
+    good outputs, marked stale. Raw HTML (Material's admonition classes), so it needs
+    no Markdown extension and nothing in the error is read as Markdown."""
+    panel = ('<div class="admonition failure bookrun-error" role="alert">\n'
+             f'<p class="admonition-title">{title}</p>\n'
+             f'<pre><code>{html.escape(visible(error))}</code></pre>\n</div>')
+    lines = markdown.split("\n")
+    title = next((i for i, ln in enumerate(lines) if ln.startswith("# ")), -1)
+    return "\n".join(lines[:title + 1] + ["", panel, ""] + lines[title + 1:])
+
+
+class BookrunPreprocessor(Preprocessor):
+    def __init__(self, md, config: BookConfig, context_of):
+        super().__init__(md)
+        self.config, self.context_of = config, context_of
+
+    def run(self, lines: list[str]) -> list[str]:
+        context = self.context_of(self.md)
+        self.md.bookrun_page = (context.shown, context.source) if context else None
+        if context is None or (context.chapter is None and context.error is None):
+            if context is None and any("@run" in ln for ln in lines):
+                raise PageError("(unknown page)", 1, "bookrun.extension does not know which "
+                                "page it renders: under MkDocs, list the bookrun plugin too")
+            return lines
+        try:
+            if context.error is not None:
+                raise PageError(context.shown, 0, context.error)
+            return self.render("\n".join(lines), context).split("\n")
+        except PageError as exc:
+            if not context.serving:
+                raise
+            # Under serve: the error on the page (a title alone), not a stuck server.
+            title = next((ln for ln in lines if ln.startswith("# ")), "# (untitled)")
+            message = context.error if context.error is not None else str(exc)
+            return error_panel(title, message, BROKEN).split("\n")
+
+    def render(self, text: str, context: PageContext) -> str:
+        chapter = context.chapter
+        links = ""
+        if context.record is not None and context.notebook:
+            links = notebook_links(chapter.name, context, self.config.colab_base)
+        code = lambda rel: (context.snippets_root / rel).read_text(encoding="utf-8")  # noqa: E731
+        out = render_page(text, chapter, context.record, code, context.src_uri, links,
+                          chapter_number=context.chapter_number,
+                          first_line=first_line(context.source, text),
+                          script=script_url(context.src_uri, context.url,
+                                            context.html_links_from_source))
+        if context.failure is not None:
+            out = error_panel(out, context.failure)
+        return out
+
+
+def first_line(source: str, text: str) -> int:
+    """The line of the file on which the converted text starts: a host strips the front
+    matter (and MkDocs the blank lines after it) before conversion."""
+    body = text.strip("\n")
+    at = source.rfind(body) if body else -1
+    return source.count("\n", 0, at) + 1 if at >= 0 else 1
+
+
+def chapter_number(meta: dict, title: str | None) -> str | None:
+    """`chapter:` from the front matter, else the number of a nav title like `3. Bandits`."""
+    if "chapter" in meta:
+        return str(meta["chapter"])
+    m = re.match(r"(\d+)\.\s", title or "")
+    return m.group(1) if m else None
+
+
+class BookrunExtension(Extension):
+    """`context_of(md)`: the host's function that names the page being converted."""
+
+    def __init__(self, context_of, **kwargs):
+        self.context_of = context_of
+        self.config = {f.name: [getattr(BookConfig(), f.name), f.metadata["doc"]]
+                       for f in fields(BookConfig)}
+        super().__init__(**kwargs)
+
+    def book_config(self) -> BookConfig:
+        defaults = BookConfig()
+        return BookConfig.from_options({k: v for k, v in self.getConfigs().items()
+                                        if v != getattr(defaults, k)})
+
+    def extendMarkdown(self, md):
+        config = self.book_config()
+        # Before whitespace normalisation (30) and fenced code (25): the directives are
+        # replaced with the very text the page shows, fences and all.
+        md.preprocessors.register(BookrunPreprocessor(md, config, self.context_of),
+                                  "bookrun", 32)
+        copy_above.register(md)  # the HTML of the placeholders render_step writes

@@ -1,0 +1,195 @@
+"""The header under a chapter's title: what a reader decides by before starting.
+
+It shows the level, a reading time, the number of figures (and of interactive ones),
+the notebook buttons, a link to the PDF of the book, "Before this chapter" (links to
+the sections the chapter builds on) and "You are done when" (two to four outcomes,
+each linking to a self-test question on the page).
+
+The author writes three fields in the page's YAML front matter:
+
+    ---
+    level: Intermediate
+    before:
+      - "[Bandits: Thompson sampling](bandits.md#strategy-4-thompson-sampling)"
+    done_when:
+      - text: You can say why the clip removes an incentive rather than a move.
+        anchor: check-clip
+    ---
+
+`level` is one of LEVELS; each `before` entry is one Markdown link (MkDocs checks
+its target like any other link); each `done_when` anchor is an `id` on the page,
+written as `<a id="check-clip"></a>` on its own line (then a blank line) above the
+self-test question. The rest is computed when the page is rendered:
+
+- reading time = prose words / WORDS_PER_MINUTE + code lines / CODE_LINES_PER_MINUTE,
+  rounded up to a multiple of ROUND_TO minutes. Prose words exclude code, HTML
+  comments, `@run` lines and figures' text alternatives (read aloud instead of the
+  image, not in addition to it); code lines are the non-blank lines of every snippet
+  the page runs and of the code blocks written in the page.
+- figures: the `Figure:` captions under the page's `@run` lines; interactive
+  figures: lines that start with `Interactive:`, also inside an HTML comment.
+
+A page without any of the three fields gets no header (the home page, test
+fixtures); a page with some but not all, or with a malformed one, is an error that
+names the page and the line.
+"""
+from __future__ import annotations
+
+import math
+import os
+import posixpath
+import re
+from pathlib import Path
+
+import yaml
+
+from bookrun.parse.chapter import DIRECTIVE, PageError, iter_prose_lines
+from bookrun.parse.front_matter import split_front_matter
+
+LEVELS = ("Beginner", "Intermediate", "Advanced")
+FIELDS = ("level", "before", "done_when")
+WORDS_PER_MINUTE = 200
+CODE_LINES_PER_MINUTE = 10
+ROUND_TO = 5
+MIN_OUTCOMES, MAX_OUTCOMES = 2, 4
+PDF = "book.pdf"  # at the site root; another step of the build writes it
+
+ONE_LINK = re.compile(r"^\[[^\]]+\]\([^)\s]+\)$")
+ANCHOR = re.compile(r"^[A-Za-z][\w-]*$")
+INTERACTIVE = re.compile(r"^\s*(?:<!--\s*)?Interactive:")
+ALT = re.compile(r"^(?P<indent>\s*)Alt:")
+COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+WORD = re.compile(r"[^\W_][\w'’-]*")
+DOWNLOAD_HREF = re.compile(r'href="(?P<root>[^"]*?)notebooks/')
+
+
+def field_line(text: str, key: str) -> int:
+    """The line of `key:` in the front matter, for errors (1 if it is not there)."""
+    for number, line in enumerate(text.split("\n"), 1):
+        if line.startswith(f"{key}:"):
+            return number
+    return 1
+
+
+def check_fields(meta: dict, text: str, shown: str) -> None:
+    """Every header field present and well formed; anchors exist on the page."""
+    missing = [k for k in FIELDS if k not in meta]
+    if missing:
+        raise PageError(shown, 1, f"the chapter header needs {', '.join(FIELDS)} in the "
+                        f"front matter; missing: {', '.join(missing)}")
+    if meta["level"] not in LEVELS:
+        raise PageError(shown, field_line(text, "level"),
+                        f"level must be one of {', '.join(LEVELS)}, not {meta['level']!r}")
+    before = meta["before"]
+    if (not isinstance(before, list) or not before
+            or not all(isinstance(b, str) and ONE_LINK.match(b.strip()) for b in before)):
+        raise PageError(shown, field_line(text, "before"), "before must be a list of "
+                        "Markdown links, one per entry: - \"[Section](page.md#anchor)\"")
+    done = meta["done_when"]
+    if (not isinstance(done, list) or not MIN_OUTCOMES <= len(done) <= MAX_OUTCOMES
+            or not all(isinstance(d, dict) and set(d) == {"text", "anchor"}
+                       and isinstance(d["text"], str) and isinstance(d["anchor"], str)
+                       for d in done)):
+        raise PageError(shown, field_line(text, "done_when"),
+                        f"done_when must list {MIN_OUTCOMES} to {MAX_OUTCOMES} outcomes, "
+                        "each with `text:` and `anchor:` (the id of a self-test question)")
+    for d in done:
+        if not ANCHOR.match(d["anchor"]) or f'id="{d["anchor"]}"' not in text:
+            raise PageError(shown, field_line(text, "done_when"),
+                            f"done_when anchor {d['anchor']!r} is not an id on this page; "
+                            f"put <a id=\"{d['anchor']}\"></a> above its self-test question")
+
+
+def prose_words(markdown: str) -> int:
+    """Words a reader reads: not code, comments, `@run` lines or text alternatives."""
+    words, alt_indent = 0, None
+    for _, line, in_code in iter_prose_lines(COMMENT.sub("", markdown)):
+        if in_code or DIRECTIVE.match(line):
+            continue
+        m = ALT.match(line)
+        indent = len(line) - len(line.lstrip())
+        if m:
+            alt_indent = len(m.group("indent"))
+            continue
+        if alt_indent is not None and line.strip() and indent > alt_indent:
+            continue  # a continuation line of the text alternative
+        alt_indent = None
+        words += len(WORD.findall(line))
+    return words
+
+
+def code_lines(markdown: str, snippet_texts: list[str]) -> int:
+    """Non-blank lines of the page's snippets and of the code blocks in its prose."""
+    in_page = sum(1 for _, line, in_code in iter_prose_lines(markdown)
+                  if in_code and line.strip() and not line.lstrip().startswith(("```", "~~~")))
+    return in_page + sum(1 for text in snippet_texts for ln in text.splitlines() if ln.strip())
+
+
+def reading_minutes(words: int, lines: int) -> int:
+    minutes = words / WORDS_PER_MINUTE + lines / CODE_LINES_PER_MINUTE
+    return max(ROUND_TO, ROUND_TO * math.ceil(minutes / ROUND_TO))
+
+
+def pdf_href(notebook_links: str, page_uri: str) -> str:
+    """The PDF's address from this page: relative to the site root the notebook button
+    already points into (MkDocs and Zensical resolve raw HTML links differently, and the
+    button's link is right under both); without the button, MkDocs' directory URLs."""
+    m = DOWNLOAD_HREF.search(notebook_links)
+    if m:
+        return m.group("root") + PDF
+    stem = posixpath.splitext(page_uri)[0]
+    depth = 0 if posixpath.basename(stem) == "index" else stem.count("/") + 1
+    return "../" * depth + PDF
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def render_header(meta: dict, minutes: int, figures: int, interactive: int,
+                  notebook_links: str, pdf: str) -> str:
+    """The header as Markdown inside one HTML block (md_in_html parses its content)."""
+    facts = [meta["level"], f"about {minutes} min", plural(figures, "figure")]
+    if interactive:
+        facts.append(f"{interactive} interactive")
+    buttons = " ".join(b for b in (notebook_links,
+                                   f'<a class="md-button" href="{pdf}">PDF of the book</a>')
+                       if b)
+    done = "\n".join(f"- {d['text'].strip()} [Check yourself](#{d['anchor']})"
+                     for d in meta["done_when"])
+    return "\n".join([
+        '<div class="chapter-header" markdown>',
+        "",
+        f'<p class="chapter-facts">{" · ".join(facts)}</p>',
+        "",
+        buttons,
+        "",
+        "**Before this chapter:** " + "; ".join(b.strip() for b in meta["before"]),
+        "",
+        "**You are done when:**",
+        "",
+        done,
+        "",
+        "</div>",
+    ])
+
+
+def chapter_header(chapter, markdown: str, read_code, page_uri: str,
+                   notebook_links: str) -> str:
+    """What goes under the chapter's title: the header with the notebook buttons in it,
+    or the buttons alone when the page's front matter asks for no header."""
+    page = Path(chapter.page)
+    rel = os.path.relpath(page)
+    shown = str(page) if rel.startswith("..") else rel  # as render.shown_path names it
+    source = page.read_text(encoding="utf-8") if page.is_file() else markdown
+    meta, _ = split_front_matter(source, shown)
+    if not any(k in meta for k in FIELDS):
+        return notebook_links
+    check_fields(meta, source, shown)
+    _, markdown = split_front_matter(markdown, shown)  # MkDocs and Zensical strip it already
+    figures = sum(len(step.figures) for step in chapter.steps)
+    interactive = sum(1 for line in markdown.splitlines() if INTERACTIVE.match(line))
+    snippets = [read_code(step.snippet) for step in chapter.steps]
+    minutes = reading_minutes(prose_words(markdown), code_lines(markdown, snippets))
+    return render_header(meta, minutes, figures, interactive, notebook_links,
+                         pdf_href(notebook_links, page_uri))

@@ -1,0 +1,304 @@
+"""The whole book: find chapters, reuse fresh records, execute stale ones, check."""
+from __future__ import annotations
+
+import difflib
+import os
+import shutil
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from bookrun import config as book_config
+from bookrun.execute.worker import frames
+from bookrun.config import BookConfig
+from bookrun.store.check import same_drawing
+from bookrun.store.key import step_keys
+from bookrun.model.page import (Chapter, ExecutionError, FigureFile, PageError, RecordError, Run,
+                    SnippetRecord)
+from bookrun.parse.chapter import read_chapter
+from bookrun.store.audit import unexplained_numbers
+from bookrun.store.records import (Record, figures_path, read_if_present, read_record, record_path, release,
+                     sha256, versions, write_atomic)
+from bookrun.execute.session import WORKER_ENV, execute
+
+
+@dataclass
+class Book:
+    root: Path
+    config: BookConfig | None = None  # None: read from mkdocs.yml at the root
+    docs_dir: Path | None = None
+    snippets_root: Path | None = None
+    cache: Path | None = None
+    timeout: float | None = None  # None: the config's
+    frozen: bool = False  # a stale record is an error, never re-executed (publishing)
+    jobs: int = os.cpu_count() or 2
+    # Serve only: keep each chapter's session at its snippet boundaries in this folder,
+    # and re-run a chapter from its first edited snippet (bookrun.execute.worker.checkpoint).
+    checkpoints: Path | None = None
+    log = staticmethod(lambda msg: print(msg, file=sys.stderr, flush=True))
+
+    def __post_init__(self):
+        self.root = Path(self.root)
+        docs = self.root / "docs"
+        if self.config is None:
+            self.config, docs = book_config.load(self.root)
+        self.docs_dir = Path(self.docs_dir or docs)
+        self.snippets_root = Path(self.snippets_root or self.root / self.config.snippets_dir)
+        self.cache = Path(self.cache or self.root / ".cache" / "bookrun")
+        self.timeout = float(self.timeout or self.config.timeout)
+
+    @property
+    def style(self) -> Path:
+        return self.root / self.config.style
+
+    def key(self, chapter: Chapter) -> str:
+        """What decides the chapter's outputs (bookrun.store.key): a record's stamp."""
+        return step_keys(chapter, self.snippets_root, self.style, WORKER_ENV)[-1]
+
+    def has_notebook(self, chapter: Chapter) -> bool:
+        return chapter.name not in self.config.no_notebook
+
+    # -- finding chapters -------------------------------------------------------------
+    def chapters(self, broken: dict[Path, str] | None = None) -> list[Chapter]:
+        """Every page with `@run` lines. A page error is raised, or, given `broken`
+        (serve), kept there under the page's path and the page left out."""
+        found = []
+        for page in sorted(self.docs_dir.rglob("*.md")):
+            shown = os.path.relpath(page, self.root)
+            try:
+                chapter = read_chapter(page, self.snippets_root, shown_as=shown)
+            except PageError as exc:
+                if broken is None:
+                    raise
+                broken[page.resolve()] = str(exc)
+                continue
+            if chapter:
+                found.append(chapter)
+        for c in found:
+            users = [os.path.relpath(o.page, self.root) for o in found if o.name == c.name]
+            if len(users) > 1:
+                raise ExecutionError(f"snippets/{c.name}/ is used by more than one page: "
+                                     f"{', '.join(users)}")
+        return found
+
+    def chapter(self, name: str) -> Chapter:
+        for c in self.chapters():
+            if c.name == name or c.page.stem == name:
+                return c
+        raise SystemExit(f"no chapter named {name!r}")
+
+    def figure_dir(self, name: str) -> Path:
+        """Committed beside the record, so a fresh clone builds without executing."""
+        return figures_path(name, self.snippets_root)
+
+    # -- records --------------------------------------------------------------------
+    def fresh_record(self, chapter: Chapter) -> Record | None:
+        """The committed record if it matches the code and its figures are in place.
+
+        A record edited by hand or corrupt raises RecordError, frozen build or not: only
+        `update` replaces it, so nobody's edit is published or silently thrown away."""
+        path = record_path(chapter.name, self.snippets_root)
+        rec = read_if_present(path, os.path.relpath(path, self.root))
+        if rec is None or rec.stamp != self.key(chapter):
+            return None
+        figs = self.figure_dir(chapter.name)
+        for s in rec.snippets:
+            for f in s.files:
+                path = figs / f.name
+                if not path.is_file() or sha256(path) != f.sha256:
+                    return None
+        return rec
+
+    def _record_of(self, chapter: Chapter, run: Run) -> Record:
+        snippets, values = [], {}
+        for step, res in zip(chapter.steps, run.steps):
+            figures = tuple(FigureFile(n, sha256(run.figdir / n)) for n in res.figures)
+            snippets.append(SnippetRecord(step.snippet, res.output, figures, res.frames))
+            values.update(res.values)
+        return Record(chapter.name, self.key(chapter), versions(self.config.libraries),
+                      tuple(snippets), values, run.platform)
+
+    def _install_figures(self, chapter: Chapter, run: Run) -> None:
+        target = self.figure_dir(chapter.name)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        old = target.with_name(target.name + ".old")
+        shutil.rmtree(old, ignore_errors=True)
+        if target.exists():
+            target.rename(old)
+        if run.figdir.exists() and any(run.figdir.iterdir()):
+            shutil.move(str(run.figdir), str(target))
+        shutil.rmtree(old, ignore_errors=True)
+
+    def _commit(self, chapter: Chapter, run: Run) -> Record:
+        rec = self._record_of(chapter, run)
+        # Figures first: if interrupted before the record is replaced, the old
+        # record's figure hashes no longer match and the chapter runs again.
+        self._install_figures(chapter, run)
+        write_atomic(record_path(chapter.name, self.snippets_root), rec.to_json().encode())
+        return rec
+
+    # -- running ------------------------------------------------------------------
+    def _execute_all(self, chapters, task):
+        """Run `task(chapter)` in parallel; raise one error naming every failure."""
+        errors, results = [], {}
+
+        def one(ch):
+            t0 = time.perf_counter()
+            try:
+                results[ch.name] = task(ch)
+            except ExecutionError as exc:
+                errors.append(str(exc))
+                self.log(f"bookrun: {ch.name:<18} FAILED after {time.perf_counter() - t0:.1f} s")
+
+        with ThreadPoolExecutor(max_workers=max(1, self.jobs)) as pool:
+            list(pool.map(one, chapters))
+        if errors:
+            raise ExecutionError("\n\n".join(sorted(errors)))
+        return results
+
+    def run(self, chapter: Chapter) -> Run:
+        keys = (step_keys(chapter, self.snippets_root, self.style, WORKER_ENV)[:-1]
+                if self.checkpoints is not None else None)
+        return execute(chapter, self.root, self.snippets_root, self.cache / "scratch", self.timeout,
+                       self.checkpoints, keys, self.config.fingerprint,
+                       self.config.memory_gb)
+
+    def build(self, chapters=None, force=False) -> dict[str, Record]:
+        """Reuse fresh records; execute (and record) the rest."""
+        chapters = self.chapters() if chapters is None else chapters
+
+        def task(ch):
+            t0 = time.perf_counter()
+            try:
+                rec = None if force else self.fresh_record(ch)
+            except RecordError as exc:
+                raise ExecutionError(str(exc)) from None
+            verb = "reused record"
+            if rec is None and self.frozen:
+                raise ExecutionError(f"{os.path.relpath(record_path(ch.name, self.snippets_root), self.root)}"
+                                     ": stale or missing (frozen build: run `python -m bookrun "
+                                     "update` and commit the record and its _figures/)")
+            if rec is None:
+                run = self.run(ch)
+                rec, verb = self._commit(ch, run), "executed"
+                shutil.rmtree(run.workdir, ignore_errors=True)
+            self.log(f"bookrun: {ch.name:<18} {verb} in {time.perf_counter() - t0:.1f} s")
+            return rec
+
+        return self._execute_all(chapters, task)
+
+    def check(self, chapters=None) -> "Checked":
+        """Execute every chapter fresh and judge it against its committed record."""
+        chapters = self.chapters() if chapters is None else chapters
+
+        def task(ch):
+            t0 = time.perf_counter()
+            run = self.run(ch)
+            got = self._record_of(ch, run)
+            path = record_path(ch.name, self.snippets_root)
+            try:
+                expected, unreadable = read_record(path, os.path.relpath(path, self.root)), []
+            except RecordError as exc:
+                expected, unreadable = None, [str(exc)]
+            figures = (self.figure_dir(ch.name), run.figdir)
+            problems, notes = compare(ch, expected, got, os.path.relpath(path, self.root),
+                                      os.path.relpath(ch.page, self.root), figures)
+            problems = unreadable or problems
+            shutil.rmtree(run.workdir, ignore_errors=True)  # committed figures stay as they are
+            problems += unexplained_numbers(ch, got, self.snippets_root,
+                                            os.path.relpath(ch.page, self.root))
+            verdict = "matches its record" if not problems else "DIFFERS from its record"
+            self.log(f"bookrun: {ch.name:<18} {verdict} ({time.perf_counter() - t0:.1f} s)")
+            return problems, notes, got
+
+        found = self._execute_all(chapters, task)
+        return Checked([p for ch in chapters for p in found[ch.name][0]],
+                       [n for ch in chapters for n in found[ch.name][1]],
+                       {ch.name: found[ch.name][2] for ch in chapters})
+
+
+@dataclass
+class Checked:
+    problems: list[str]  # each fails the check
+    notes: list[str]  # what a reader of the check should know: other platform, versions
+    fresh: dict[str, Record]  # this machine's run of each chapter (the chapter tests read it)
+
+
+def compare(chapter: Chapter, expected: Record | None, got: Record, where: str,
+            page: str, figures: tuple[Path, Path] | None = None) -> tuple[list[str], list[str]]:
+    """Problems and notes. Outputs are the judge; version strings alone never fail.
+
+    Every output must be identical, except that a snippet marked `platform-bound`
+    (and the values bound after it) is compared exactly only on the platform that
+    recorded it; elsewhere its findings are judged by the chapter's tests. On another
+    platform a figure may also differ by the last printed digit of a coordinate
+    (drawing.py), when `figures` gives the (recorded, fresh) figure folders.
+    """
+    if expected is None:
+        return [f"{where}: missing or unreadable record"], []
+    problems, notes = [], []
+    if expected.stamp != got.stamp:
+        problems.append(f"{where}: stale: the chapter's snippets or bindings changed since "
+                        "it was recorded")
+    if release(expected.versions) != release(got.versions):
+        notes.append(f"{where}: recorded with {release(expected.versions)}, running "
+                     f"{release(got.versions)}; the outputs decide")
+    same_platform = expected.platform == got.platform
+    bound = {s.snippet for s in chapter.steps if s.platform_bound}
+    if not same_platform:
+        judged = (f"{len(bound)} platform-bound snippet(s) judged by their findings "
+                  f"(tests/test_{chapter.name}.py): {', '.join(sorted(bound))}" if bound
+                  else "every output compared exactly")
+        notes.append(f"{where}: recorded on {expected.platform}, running on "
+                     f"{got.platform}: {judged}")
+    exact = lambda snippet: same_platform or snippet not in bound  # noqa: E731
+    hint = ("" if same_platform else
+            " (recorded on another platform: round what it prints, or mark a chaotic "
+            "experiment `platform-bound` on its @run line)")
+    old = {s.snippet: s for s in expected.snippets}
+    for s in got.snippets:
+        name = f"snippets/{s.snippet}"
+        e = old.get(s.snippet)
+        if e is None:
+            problems.append(f"{name}: not in the record")
+            continue
+        if not exact(s.snippet):
+            continue
+        if e.output != s.output:
+            diff = difflib.unified_diff(e.output.splitlines(), s.output.splitlines(),
+                                        "expected (record)", "got (fresh run)", lineterm="")
+            problems.append(f"{name}: output differs{hint}\n" + "\n".join(diff))
+        if [f.sha256 for f in e.figures] != [f.sha256 for f in s.figures]:
+            if not same_platform and figures and same_drawings(e, s, *figures):
+                notes.append(f"{name}: figures equal to the record up to the last printed "
+                             "digit of a coordinate (a rounding tie; see bookrun/drawing.py)")
+                continue
+            problems.append(f"{name}: figures differ{hint}: expected "
+                            f"{[f.name for f in e.figures]}, got "
+                            f"{[f.name for f in s.figures]} (or their bytes changed)")
+        problems += frames.compare(name, e, s, *(figures or (None, None)))
+    for step in chapter.steps:
+        if not exact(step.snippet):
+            continue
+        for b in step.bindings:
+            text = got.values.get(b.body)
+            if expected.values.get(b.body) != text:
+                problems.append(f"{page}:{b.line}: {{{{ {b.body} }}}} expected "
+                                f"{expected.values.get(b.body)!r}, got {text!r}{hint}")
+    gone = set(old) - {s.snippet for s in got.snippets}
+    if gone:
+        problems.append(f"{where}: records snippets no longer on the page: {sorted(gone)}")
+    return problems, notes
+
+
+def same_drawings(expected: SnippetRecord, got: SnippetRecord, recorded: Path,
+                  fresh: Path) -> bool:
+    """The snippet's figures, by name and in order, are each the same SVG drawing."""
+    names = [f.name for f in expected.figures]
+    if names != [f.name for f in got.figures]:
+        return False
+    return all((recorded / n).is_file() and (fresh / n).is_file()
+               and same_drawing((recorded / n).read_bytes(), (fresh / n).read_bytes())
+               for n in names)

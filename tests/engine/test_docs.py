@@ -1,0 +1,136 @@
+"""The documentation: generated tables current, the README short, every link landing.
+
+Reads files only; no chapter executes here.
+"""
+import importlib.util
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+GUIDES = ["README.md", "AUTHORING.md", "CONTRIBUTING.md", "DESIGN-NOTES.md",
+          "benchmarks/README.md"]
+README_LIMIT = 10_240  # bytes: what a newcomer reads before anything else
+
+FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,}).*?^ {0,3}\1[ \t]*$", re.M | re.S)
+INLINE_CODE = re.compile(r"(`+).+?\1", re.S)
+LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
+HEADING = re.compile(r"^#{1,6}[ \t]+(.+?)[ \t]*#*[ \t]*$", re.M)
+
+
+def load_option_table():
+    spec = importlib.util.spec_from_file_location("option_table", ROOT / "tools" / "option_table.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def prose(text: str) -> str:
+    """Markdown without its code, where a bracket is not a link."""
+    return INLINE_CODE.sub("", FENCE.sub("", text))
+
+
+def slug(heading: str) -> str:
+    """GitHub's anchor for a heading: lower case, punctuation dropped, spaces to dashes."""
+    text = re.sub(r"[`*_]|\[([^\]]*)\]\([^)]*\)", r"\1", heading).strip().lower()
+    return re.sub(r"[^\w\- ]", "", text).replace(" ", "-")
+
+
+def anchors(path: Path) -> set[str]:
+    return {slug(h) for h in HEADING.findall(FENCE.sub("", path.read_text(encoding="utf-8")))}
+
+
+def test_option_tables_in_the_guide_are_current():
+    tool = load_option_table()
+    guide = (ROOT / "AUTHORING.md").read_text(encoding="utf-8")
+    assert tool.rewritten(guide) == guide, \
+        "AUTHORING.md's option tables are out of date: run python tools/option_table.py"
+    # The tables really come from the code: every option of both kinds is listed.
+    from bookrun.parse import chapter as page
+    from bookrun.config import BookConfig
+    block = guide[guide.index(tool.START):guide.index(tool.END)]
+    for name in [*BookConfig.__dataclass_fields__, *page.FLAGS, *page.LIMITS]:
+        assert f"`{name}" in block, f"option {name} is missing from AUTHORING.md's tables"
+
+
+def test_option_table_check_fails_on_a_stale_guide_and_rewrite_fixes_it(tmp_path, monkeypatch,
+                                                                         capsys):
+    tool = load_option_table()
+    current = (ROOT / "AUTHORING.md").read_text(encoding="utf-8")
+    stale = current.replace("| `timeout` |", "| `time_limit` |")
+    assert stale != current
+    guide = tmp_path / "AUTHORING.md"
+    guide.write_text(stale, encoding="utf-8")
+    monkeypatch.setattr(tool, "GUIDE", guide)
+
+    assert tool.main(["--check"]) == 1
+    assert "out of date" in capsys.readouterr().err
+    assert guide.read_text(encoding="utf-8") == stale  # --check writes nothing
+    assert tool.main([]) == 0
+    assert guide.read_text(encoding="utf-8") == current
+    assert tool.main(["--check"]) == 0
+
+
+def test_option_table_names_missing_markers(tmp_path, monkeypatch, capsys):
+    tool = load_option_table()
+    guide = tmp_path / "AUTHORING.md"
+    guide.write_text("# Guide\n\nNo tables here.\n", encoding="utf-8")
+    monkeypatch.setattr(tool, "GUIDE", guide)
+    assert tool.main(["--check"]) == 1
+    assert "AUTHORING.md: needs <!-- options:start -->" in capsys.readouterr().err
+
+
+def test_readme_is_short():
+    size = len((ROOT / "README.md").read_bytes())
+    assert size <= README_LIMIT, f"README.md is {size} bytes; at most {README_LIMIT}"
+
+
+def test_readme_links_every_guide():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    targets = set(LINK.findall(prose(readme)))
+    for guide in GUIDES[1:]:
+        assert guide in targets, f"README.md does not link {guide}"
+
+
+@pytest.mark.parametrize("name", GUIDES)
+def test_every_relative_link_lands(name):
+    path = ROOT / name
+    broken = []
+    for target in LINK.findall(prose(path.read_text(encoding="utf-8"))):
+        if re.match(r"[a-z][a-z0-9+.-]*:", target):  # http:, mailto: ...
+            continue
+        file, _, anchor = target.partition("#")
+        dest = (path.parent / file).resolve() if file else path
+        if not dest.exists():
+            broken.append(f"{target}: no file {dest.relative_to(ROOT) if dest.is_relative_to(ROOT) else dest}")
+        elif anchor and dest.suffix == ".md" and anchor not in anchors(dest):
+            broken.append(f"{target}: no heading with anchor #{anchor} in {dest.name}")
+    assert not broken, f"{name}: broken links:\n" + "\n".join(broken)
+
+
+@pytest.mark.parametrize("name", GUIDES)
+def test_the_repository_stands_alone(name):
+    text = (ROOT / name).read_text(encoding="utf-8")
+    assert not re.search(r"\bDESIGN\.md\b", text), \
+        f"{name} cites DESIGN.md, which is not in this repository (see DESIGN-NOTES.md)"
+
+
+def pins(name: str) -> dict[str, str]:
+    found = {}
+    for line in (ROOT / name).read_text(encoding="utf-8").splitlines():
+        m = re.match(r"^([A-Za-z0-9_.\-]+)==(\S+)", line.strip())
+        if m:
+            found[re.sub(r"[-_.]+", "-", m.group(1)).lower()] = m.group(2)
+    return found
+
+
+def test_both_requirement_files_pin_the_same_versions():
+    main, zensical = pins("requirements.txt"), pins("requirements-zensical.txt")
+    shared = main.keys() & zensical.keys()
+    assert {"pymdown-extensions", "mini-racer"} <= shared
+    differ = {n: (main[n], zensical[n]) for n in shared if main[n] != zensical[n]}
+    assert not differ, f"requirements.txt and requirements-zensical.txt disagree: {differ}"
+    unpinned = [line for line in (ROOT / "requirements-zensical.txt").read_text().splitlines()
+                if line.strip() and not line.startswith(("#", "-e")) and "==" not in line]
+    assert not unpinned, f"requirements-zensical.txt leaves these unpinned: {unpinned}"

@@ -1,0 +1,273 @@
+"""Interactive figures on a built fixture site, in a real browser (Debian's chromium):
+controls by mouse and keyboard, the live text, play, no script, lazy loading, axe.
+Also the same page built by Zensical."""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from helpers.site_server import serve, stop
+from test_browser import NEXT_FRAME, TIMEOUT_MS, Tab, browser  # noqa: F401 (a fixture)
+
+from bookrun.store.book import Book
+from bookrun.hosts.prepare import prepare
+from conftest import zensical_build
+
+ROOT = Path(__file__).resolve().parents[2]
+FILLER = "\n\n".join(f"Paragraph {n} of text before the figure, to keep it far below the "
+                     "first screen." for n in range(60))
+PAGE = f"""\
+---
+chapter: 1
+---
+# Demo
+
+{FILLER}
+
+@run demo/wave.py
+Figure: A sine wave whose frequency, amplitude and name the controls set.
+Alt: A sine curve on fixed axes, packing more periods as the frequency rises from 1 to 2.
+Interactive: wave
+Control: freq = 1 to 2 step 0.5 | frequency | play
+Control: amp = 1, 2 | amplitude
+Control: name = "a", "b", "c", "d", "e" | curve name
+
+Text after the figure.
+"""
+WAVE = """\
+import numpy as np
+import matplotlib.pyplot as plt
+
+
+def wave(freq=1.0, amp=1, name="a"):
+    x = np.linspace(0, 1, 40)
+    fig, ax = plt.subplots(figsize=(3, 2))
+    _ = ax.plot(x, amp * np.sin(2 * np.pi * freq * x))
+    ax.set_ylim(-2.2, 2.2)
+    ax.set_title(f"{name}: f = {freq:.1f}")
+    print(f"curve {name}: frequency {freq:.1f}, amplitude {amp}")
+    plt.show()
+
+
+wave()
+"""
+PLAIN = """\
+---
+chapter: 2
+---
+# Plain
+
+@run plain/line.py
+Figure: A rising line.
+Alt: One straight line that rises from one to two across the plot.
+"""
+LINE = ("import matplotlib.pyplot as plt\n\nfig, ax = plt.subplots(figsize=(2, 2))\n"
+        "_ = ax.plot([1, 2])\nplt.show()\n")
+
+
+def make_project(dest: Path) -> Path:
+    """A two-page book with the real site's configuration: one interactive figure."""
+    (dest / "docs").mkdir(parents=True)
+    shutil.copytree(ROOT / "docs" / "assets", dest / "docs" / "assets")
+    (dest / "docs" / "demo.md").write_text(PAGE)
+    (dest / "docs" / "plain.md").write_text(PLAIN)
+    for chapter, name, code in (("demo", "wave.py", WAVE), ("plain", "line.py", LINE)):
+        (dest / "snippets" / chapter).mkdir(parents=True)
+        (dest / "snippets" / chapter / name).write_text(code)
+    shutil.copy(ROOT / "matplotlibrc", dest / "matplotlibrc")
+    config = (ROOT / "mkdocs.yml").read_text()
+    nav = "nav:\n  - 1. Demo: demo.md\n  - 2. Plain: plain.md\n\n"
+    config = re.sub(r"(?ms)^nav:\n.*?\n\n", nav, config)
+    config = re.sub(r"(?m)^watch:\n  - bookrun\n", "", config)  # no bookrun/ folder here
+    (dest / "mkdocs.yml").write_text(config)
+    Book(root=dest, timeout=120).build()  # the records, as `bookrun update` writes them
+    return dest
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory):
+    return make_project(tmp_path_factory.mktemp("interactive"))
+
+
+def build_frozen(project: Path, out: Path) -> Path:
+    """A strict `mkdocs build` of a fixture project from its records, with this checkout's
+    bookrun; the output folder."""
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1", BOOKRUN_FROZEN="true",
+               PYTHONPATH=str(ROOT))
+    proc = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(out)],
+                          cwd=project, env=env, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    return out
+
+
+@pytest.fixture(scope="module")
+def demo_site(project):
+    return build_frozen(project, project / "mk")
+
+
+@pytest.fixture(scope="module")
+def base_url(demo_site):
+    server, url = serve(demo_site, gzip=False)
+    yield url
+    stop(server)
+
+
+@pytest.fixture
+def tab(browser, base_url):
+    t = Tab(browser, base_url, viewport={"width": 1280, "height": 900})
+    yield t
+    t.close()
+
+
+FIGURE = "#figure-1-1 img"
+TEXT = ".bookrun-frame-text"
+
+
+def frames_requested(tab) -> list[str]:
+    return [u for u in tab.requests if u.endswith(".frames.json")]
+
+
+def state(tab) -> dict:
+    return tab.page.evaluate("""() => ({src: document.querySelector("#figure-1-1 img").src,
+        text: document.querySelector(".bookrun-frame-text").textContent,
+        width: document.querySelector("#figure-1-1 img").naturalWidth})""")
+
+
+def wait_for_text(tab, text: str) -> None:
+    tab.page.wait_for_function("t => document.querySelector('.bookrun-frame-text')"
+                               ".textContent === t", arg=text, timeout=TIMEOUT_MS)
+    tab.page.wait_for_function("() => document.querySelector('#figure-1-1 img').complete",
+                               timeout=TIMEOUT_MS)
+
+
+def test_nothing_is_fetched_before_the_figure_comes_near(tab):
+    assert tab.open("demo") == []
+    assert any(u.endswith("/assets/frames.js") for u in tab.requests)
+    assert frames_requested(tab) == []
+    tab.page.evaluate(NEXT_FRAME, None)
+    assert frames_requested(tab) == []  # the figure is many screens down
+    tab.page.locator(FIGURE).scroll_into_view_if_needed(timeout=TIMEOUT_MS)
+    tab.page.wait_for_function("() => performance.getEntriesByType('resource').some("
+                               "e => e.name.endsWith('.frames.json'))", timeout=TIMEOUT_MS)
+    assert len(frames_requested(tab)) == 1
+
+
+def test_a_page_without_interactive_figures_loads_no_new_script(tab):
+    assert tab.open("plain") == []
+    assert not any("frames" in u for u in tab.requests)
+
+
+def test_each_control_changes_the_frame_by_mouse(tab):
+    assert tab.open("demo") == []
+    page = tab.page
+    first = state(tab)
+    assert first["text"] == "curve a: frequency 1.0, amplitude 1"
+    # the slider: a click at its right end picks its last value
+    slider = page.locator("#figure-1-1-freq")
+    slider.scroll_into_view_if_needed(timeout=TIMEOUT_MS)
+    box = slider.bounding_box(timeout=TIMEOUT_MS)
+    page.mouse.click(box["x"] + box["width"] - 2, box["y"] + box["height"] / 2)
+    wait_for_text(tab, "curve a: frequency 2.0, amplitude 1")
+    assert page.locator("output[for=figure-1-1-freq]").text_content(timeout=TIMEOUT_MS) == "2.0"
+    after = state(tab)
+    assert after["src"].startswith("blob:") and after["width"] > 0
+    # the radio buttons, by their visible label
+    page.get_by_label("2", exact=True).click(timeout=TIMEOUT_MS)
+    wait_for_text(tab, "curve a: frequency 2.0, amplitude 2")
+    # the select
+    page.select_option("#figure-1-1-name", label="d", timeout=TIMEOUT_MS)
+    wait_for_text(tab, "curve d: frequency 2.0, amplitude 2")
+    # and back to the default values shows the default figure itself
+    page.get_by_label("1", exact=True).click(timeout=TIMEOUT_MS)
+    page.select_option("#figure-1-1-name", label="a", timeout=TIMEOUT_MS)
+    page.locator("#figure-1-1-freq").fill("0", timeout=TIMEOUT_MS)
+    wait_for_text(tab, "curve a: frequency 1.0, amplitude 1")
+    assert state(tab)["src"] == first["src"]
+    assert tab.problems == []
+
+
+def test_each_control_changes_the_frame_by_keyboard(tab):
+    assert tab.open("demo") == []
+    page = tab.page
+    page.locator("#figure-1-1-freq").focus(timeout=TIMEOUT_MS)
+    page.keyboard.press("ArrowRight")
+    wait_for_text(tab, "curve a: frequency 1.5, amplitude 1")
+    assert page.get_attribute("#figure-1-1-freq", "aria-valuetext", timeout=TIMEOUT_MS) == "1.5"
+    page.keyboard.press("Tab")  # past the play button, to the radio group
+    page.keyboard.press("Tab")
+    page.keyboard.press("ArrowRight")
+    wait_for_text(tab, "curve a: frequency 1.5, amplitude 2")
+    page.keyboard.press("Tab")
+    page.keyboard.press("ArrowDown")
+    wait_for_text(tab, "curve b: frequency 1.5, amplitude 2")
+    assert state(tab)["width"] > 0 and tab.problems == []
+
+
+def test_play_steps_the_time_control_and_pause_stops_it(tab):
+    assert tab.open("demo") == []
+    page = tab.page
+    button = page.locator(".bookrun-play")
+    button.click(timeout=TIMEOUT_MS)
+    assert button.text_content(timeout=TIMEOUT_MS) == "Pause"
+    wait_for_text(tab, "curve a: frequency 1.5, amplitude 1")
+    wait_for_text(tab, "curve a: frequency 2.0, amplitude 1")
+    button.click(timeout=TIMEOUT_MS)
+    assert button.text_content(timeout=TIMEOUT_MS) == "Play"
+    held = state(tab)["text"]
+    page.wait_for_timeout(1200)  # over two play steps: nothing moves
+    assert state(tab)["text"] == held
+
+
+def test_without_script_the_default_figure_shows(browser, base_url):
+    tab = Tab(browser, base_url, java_script_enabled=False)
+    try:
+        assert tab.open("demo") == []
+        img = tab.page.locator(FIGURE)
+        img.scroll_into_view_if_needed(timeout=TIMEOUT_MS)
+        assert img.evaluate("i => i.naturalWidth", timeout=TIMEOUT_MS) > 0
+        assert not tab.page.locator(".bookrun-frames").is_visible()
+        assert frames_requested(tab) == []
+    finally:
+        tab.close()
+
+
+def test_axe_passes_with_the_controls(tab):
+    axe_violations = pytest.importorskip("test_accessibility").axe_violations
+    for scheme in ("light", "dark"):
+        tab.page.emulate_media(color_scheme=scheme)
+        assert tab.open("demo") == []
+        tab.page.locator(FIGURE).scroll_into_view_if_needed(timeout=TIMEOUT_MS)
+        tab.page.locator("#figure-1-1-freq").focus(timeout=TIMEOUT_MS)
+        tab.page.keyboard.press("ArrowRight")
+        wait_for_text(tab, "curve a: frequency 1.5, amplitude 1")
+        # Scrolling shows Material's "back to top" button with a fade: axe would judge
+        # its colours halfway (flaky in dark), so let every transition end first.
+        tab.page.wait_for_function(
+            "() => document.getAnimations().every(a => a.playState !== 'running')",
+            timeout=TIMEOUT_MS)
+        found = axe_violations(tab.page)
+        bad = [f"{v['id']}: {v['help']} at {v['nodes'][0]['target']}" for v in found
+               if v["impact"] in ("serious", "critical")]
+        assert bad == [], scheme
+
+
+def test_zensical_renders_the_same_controls(project, tmp_path):
+    copy = tmp_path / "z"
+    shutil.copytree(project, copy, ignore=shutil.ignore_patterns("mk", "site", ".cache"))
+    prepare(Book(root=copy, frozen=True))
+    assert (copy / "docs" / "figures" / "demo" / "wave-1.frames.json").is_file()
+    built = zensical_build(copy)
+    assert built.returncode == 0, built.stderr
+    html = (copy / "site" / "demo" / "index.html").read_text()
+    assert 'data-frames="wave-1.frames.json"' in html and 'type="range"' in html
+    src = re.search(r'<script defer src="([^"]+frames\.js)"', html).group(1)
+    assert (copy / "site" / "demo" / src).resolve().is_file()
+    assert (copy / "site" / "figures" / "demo" / "wave-1.frames.json").is_file()
+    plain = (copy / "site" / "plain" / "index.html").read_text()
+    assert "frames.js" not in plain
