@@ -10,7 +10,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 GUIDES = ["README.md", "AUTHORING.md", "CONTRIBUTING.md", "DESIGN-NOTES.md",
-          "benchmarks/README.md"]
+          "bookrun/README.md", "benchmarks/README.md"]
+# The guides that open with a table of contents: it lists every `## ` section.
+WITH_CONTENTS = ["AUTHORING.md", "CONTRIBUTING.md", "DESIGN-NOTES.md", "bookrun/README.md"]
+GUIDES_LIMIT = 50_000  # bytes, the four guides together (issue 31)
 README_LIMIT = 10_240  # bytes: what a newcomer reads before anything else
 
 FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,}).*?^ {0,3}\1[ \t]*$", re.M | re.S)
@@ -134,3 +137,46 @@ def test_both_requirement_files_pin_the_same_versions():
     unpinned = [line for line in (ROOT / "requirements-zensical.txt").read_text().splitlines()
                 if line.strip() and not line.startswith(("#", "-e")) and "==" not in line]
     assert not unpinned, f"requirements-zensical.txt leaves these unpinned: {unpinned}"
+
+
+def contents_problems(text: str) -> list[str]:
+    """What a guide's table of contents (the links before its first `## `) gets wrong:
+    a `## ` section it does not list, or an entry that lands on no heading."""
+    body = FENCE.sub("", text)
+    first = re.search(r"^## ", body, re.M)
+    if first is None:
+        return ["no `## ` section"]
+    listed = [target[1:] for target in LINK.findall(body[:first.start()])
+              if target.startswith("#")]
+    if not listed:
+        return ["no table of contents before the first `## ` section"]
+    sections = [slug(h) for h in re.findall(r"^##[ \t]+(.+?)[ \t]*#*[ \t]*$", body, re.M)]
+    every = {slug(h) for h in HEADING.findall(body)}
+    problems = [f"section #{s} is missing from the contents" for s in sections
+                if s not in listed]
+    problems += [f"contents entry #{a} lands on no heading" for a in listed if a not in every]
+    return problems
+
+
+@pytest.mark.parametrize("name", WITH_CONTENTS)
+def test_every_section_is_in_the_table_of_contents(name):
+    problems = contents_problems((ROOT / name).read_text(encoding="utf-8"))
+    assert not problems, f"{name}: " + "; ".join(problems)
+
+
+def test_a_section_left_out_of_the_contents_is_named():
+    text = (ROOT / "AUTHORING.md").read_text(encoding="utf-8")
+    entry = "- [Interactive figures](#interactive-figures)\n"
+    assert entry in text
+    assert contents_problems(text.replace(entry, "")) == \
+        ["section #interactive-figures is missing from the contents"]
+    renamed = text.replace("## Limits\n", "## Limits of a snippet\n")
+    assert contents_problems(renamed) == [
+        "section #limits-of-a-snippet is missing from the contents",
+        "contents entry #limits lands on no heading"]
+
+
+def test_the_guides_stay_short():
+    sizes = {name: len((ROOT / name).read_bytes()) for name in WITH_CONTENTS}
+    assert sum(sizes.values()) <= GUIDES_LIMIT, \
+        f"the guides are {sum(sizes.values())} bytes together ({sizes}); at most {GUIDES_LIMIT}"
