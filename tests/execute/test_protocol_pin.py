@@ -2,8 +2,7 @@
 to bump it (every record is re-executed) or to keep it (every record stays fresh)."""
 import shutil
 
-from bookrun.execute.worker.protocol_version import EXECUTION_PROTOCOL
-from bookrun.parse.chapter import read_chapter
+from bookrun import EXECUTION_PROTOCOL, read_chapter
 from bookrun.store import key
 from bookrun.store.key import WORKER, worker_digest
 

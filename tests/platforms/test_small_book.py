@@ -44,10 +44,8 @@ def run(args, cwd, timeout, env=None):
     return proc
 
 
-@pytest.fixture(scope="module")
-def installed(tmp_path_factory):
-    """(the virtualenv's bin folder, a copy of the example, an environment for it)."""
-    tmp = tmp_path_factory.mktemp("small-book")
+def install(tmp: Path) -> tuple[Path, dict, Path]:
+    """A wheel of bookrun in a fresh virtualenv: (its bin folder, an environment, the wheel)."""
     # Build from a copy of the sources: an in-tree build would leave build/ behind.
     src = tmp / "src"
     shutil.copytree(ROOT / "bookrun", src / "bookrun",
@@ -55,25 +53,33 @@ def installed(tmp_path_factory):
     for name in ("pyproject.toml", "CHANGELOG.md"):
         shutil.copy(ROOT / name, src / name)
     wheels = tmp / "wheels"
+    # This interpreter's setuptools builds it (the build needs nothing from the index).
     run([sys.executable, "-m", "pip", "wheel", str(src), "-w", str(wheels), "--no-deps",
-         "-q"], tmp, timeout=300)
+         "--no-build-isolation", "-q"], tmp, timeout=300)
     [wheel] = wheels.glob("bookrun-*.whl")
     venv = tmp / "venv"
-    run([sys.executable, "-m", "venv", str(venv)], tmp, timeout=180)
+    # Without a pip of its own (ensurepip takes most of a minute on a busy machine): this
+    # interpreter's pip installs into it (`pip --python`). Nothing else is shared.
+    run([sys.executable, "-m", "venv", "--without-pip", str(venv)], tmp, timeout=180)
     bin_ = venv / "bin"
     env = {k: v for k, v in os.environ.items()
            if k not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME")}
     env.update(PATH=f"{bin_}{os.pathsep}{env.get('PATH', '')}", NO_MKDOCS_2_WARNING="1",
                PIP_DISABLE_PIP_VERSION_CHECK="1")
-    run([bin_ / "python", "-m", "pip", "install", "-q", str(wheel), *pins()], tmp,
-        timeout=900, env=env)
-    book = tmp / "book"
+    # No byte-compiling of numpy and matplotlib: the build runs each module once.
+    run([sys.executable, "-m", "pip", "--python", str(bin_ / "python"), "install", "-q",
+         "--no-compile", str(wheel), *pins()], tmp, timeout=900, env=env)
+    return bin_, env, wheel
+
+
+# One test, so that `-n` cannot split it and install the virtualenv twice.
+@pytest.mark.timeout(1800)
+def test_the_small_book_builds_checks_and_renders_from_a_wheel(tmp_path):
+    bin_, env, wheel = install(tmp_path)
+    book = tmp_path / "book"
     shutil.copytree(EXAMPLE, book, ignore=shutil.ignore_patterns("site", ".cache"))
-    return bin_, book, env, wheel
 
-
-def test_the_wheel_holds_the_package_its_data_and_the_console_script(installed):
-    *_, wheel = installed
+    # The wheel: the package, its data and the console script; nothing of this book.
     with zipfile.ZipFile(wheel) as z:
         names = set(z.namelist())
         entry_points = next(z.read(n).decode() for n in names
@@ -84,18 +90,13 @@ def test_the_wheel_holds_the_package_its_data_and_the_console_script(installed):
     assert "bookrun = bookrun.hosts.cli:main" in entry_points
     assert "bookrun = bookrun.hosts.mkdocs:BookrunPlugin" in entry_points
 
-
-def test_the_virtualenv_imports_the_wheel_and_has_no_torch(installed):
-    bin_, book, env, _ = installed
+    # The virtualenv imports the installed wheel, not this repository, and has no torch.
     where = run([bin_ / "python", "-c", "import bookrun, importlib.util; "
                  "print(bookrun.__file__); print(importlib.util.find_spec('torch'))"],
                 book, timeout=60, env=env).stdout.split("\n")
     assert where[0].startswith(str(bin_.parent)) and "site-packages" in where[0], where
     assert where[1] == "None", "torch is installed in the fresh virtualenv"
 
-
-def test_the_small_book_builds_checks_and_renders_from_its_own_folder(installed):
-    bin_, book, env, _ = installed
     built = run([bin_ / "mkdocs", "build", "--strict"], book, timeout=600, env=env)
     # The committed records are fresh under the installed engine: nothing re-executes.
     assert built.stderr.count("reused record") == 2, built.stderr
