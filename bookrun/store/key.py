@@ -14,8 +14,9 @@ the key now. Library versions and the CPU are deliberately left out: a record is
 on any machine, and `check` re-executes to judge whether this machine prints the same.
 
 `step_keys` gives the running hash before each step: everything the session's state at
-that step depends on. `mkdocs serve` names the sessions it keeps by those
-(bookrun.execute.worker.checkpoint), and the last one, after every step, is the chapter's key.
+that step depends on; the last one, after every step, is the chapter's key. `mkdocs
+serve` names the sessions it keeps (bookrun.execute.worker.checkpoint) by `resume_keys`:
+those hashes with the worker's code, since a kept session runs the code it started with.
 """
 from __future__ import annotations
 
@@ -84,3 +85,13 @@ def step_keys(chapter: Chapter, snippets_root: Path, style: Path, env: dict) -> 
             h.update(controls)
     keys.append(h.hexdigest())
     return keys
+
+
+def resume_keys(chapter: Chapter, snippets_root: Path, style: Path, env: dict) -> list[str]:
+    """Serve's names for the sessions it keeps before each step: the step keys, and the
+    worker's code itself. A kept session is a live process running the code it started
+    with, so one kept under an earlier worker is never resumed after an engine edit,
+    whether or not the edit bumped EXECUTION_PROTOCOL."""
+    code = worker_digest()
+    return [hashlib.sha256(f"{code}\0{k}".encode()).hexdigest()
+            for k in step_keys(chapter, snippets_root, style, env)[:-1]]

@@ -55,7 +55,11 @@ def test_the_key_holds_the_number_not_the_code(tmp_path, monkeypatch):
     chapter = read_chapter(page, tmp_path / "snippets")
     style = tmp_path / "none.mplstyle"
     before = key.step_keys(chapter, tmp_path / "snippets", style, {})
+    resume = key.resume_keys(chapter, tmp_path / "snippets", style, {})
+    assert len(resume) == len(before) - 1 and set(resume).isdisjoint(before)
     monkeypatch.setattr(key, "worker_digest", lambda folder=WORKER: "0" * 64)
     assert key.step_keys(chapter, tmp_path / "snippets", style, {}) == before
+    # Serve's kept sessions are live processes of the old code: never resumed by new code.
+    assert key.resume_keys(chapter, tmp_path / "snippets", style, {}) != resume
     monkeypatch.setattr(key, "EXECUTION_PROTOCOL", EXECUTION_PROTOCOL + 1)
     assert key.step_keys(chapter, tmp_path / "snippets", style, {}) != before
