@@ -39,7 +39,7 @@ _HOME = {
     "ConfigError": "bookrun.config",
 }
 
-__all__ = sorted([*_HOME, "build", "check", "__version__"])
+__all__ = sorted([*_HOME, "build", "check"])
 
 
 def __getattr__(name: str):
