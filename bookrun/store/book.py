@@ -14,7 +14,7 @@ from bookrun import config as book_config
 from bookrun.execute.worker import frames
 from bookrun.config import BookConfig
 from bookrun.store.check import same_drawing
-from bookrun.store.key import step_keys
+from bookrun.store.key import resume_keys, step_keys
 from bookrun.model.page import (Chapter, ExecutionError, FigureFile, PageError, RecordError, Run,
                     SnippetRecord)
 from bookrun.parse.chapter import read_chapter
@@ -159,7 +159,7 @@ class Book:
         return results
 
     def run(self, chapter: Chapter) -> Run:
-        keys = (step_keys(chapter, self.snippets_root, self.style, WORKER_ENV)[:-1]
+        keys = (resume_keys(chapter, self.snippets_root, self.style, WORKER_ENV)
                 if self.checkpoints is not None else None)
         return execute(chapter, self.root, self.snippets_root, self.cache / "scratch", self.timeout,
                        self.checkpoints, keys, self.config.fingerprint,
