@@ -130,14 +130,16 @@ class BookConfig:
             prop = dict(_SCHEMA_TYPES[type(default)])
             prop.update(description=f.metadata["doc"], default=_yaml(default, json=True))
             props[f.name] = prop
-        options = {"type": "object", "properties": props, "additionalProperties": False}
+        ref = {"$ref": "#/definitions/options"}
         return {
             "$schema": "https://json-schema.org/draft-07/schema",
             "title": "bookrun: the options of the `bookrun` plugin and of `bookrun.extension` "
                      "(give each option in one of the two places)",
+            "definitions": {"options": {"type": "object", "properties": props,
+                                        "additionalProperties": False}},
             "oneOf": [
-                {"enum": ["bookrun", EXTENSION]},
-                {"type": "object", "properties": {"bookrun": options, EXTENSION: options},
+                {"enum": [PLUGIN, EXTENSION]},
+                {"type": "object", "properties": {PLUGIN: ref, EXTENSION: ref},
                  "additionalProperties": False, "minProperties": 1, "maxProperties": 1},
             ],
         }
