@@ -132,7 +132,7 @@ class BookConfig:
             props[f.name] = prop
         ref = {"$ref": "#/definitions/options"}
         return {
-            "$schema": "https://json-schema.org/draft-07/schema",
+            "$schema": "http://json-schema.org/draft-07/schema#",
             "title": "bookrun: the options of the `bookrun` plugin and of `bookrun.extension` "
                      "(give each option in one of the two places)",
             "definitions": {"options": {"type": "object", "properties": props,

@@ -173,7 +173,8 @@ def test_a_markdown_extension_the_pages_need_is_named_when_missing(tmp_path):
     assert ("mkdocs.yml: add `attr_list` to markdown_extensions: bookrun needs it for the "
             "classes of figures") in proc.stderr, proc.stderr
     # Headers are an option: only a book that turns them on needs md_in_html.
-    headers = CONFIG.replace("      timeout: 60\n", "      timeout: 60\n      chapter_headers: true\n")
+    headers = CONFIG.replace("      timeout: 60\n",
+                             "      timeout: 60\n      chapter_headers: true\n")
     proc = build(tmp_path, "# Demo\n", {}, config=headers)
     assert proc.returncode != 0
     assert "add `md_in_html` to markdown_extensions" in proc.stderr, proc.stderr
