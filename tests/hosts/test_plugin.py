@@ -181,6 +181,27 @@ def test_a_markdown_extension_the_pages_need_is_named_when_missing(tmp_path):
     assert "attr_list" not in proc.stderr
 
 
+def test_the_plugins_options_are_the_config_fields_and_the_environment_wins_once():
+    """In-process: one schema for both places; the variables override what either gives."""
+    import dataclasses
+
+    import pytest
+
+    from bookrun.config import BookConfig, ConfigError
+    from bookrun.hosts.mkdocs import BookrunConfig
+    fields = [f.name for f in dataclasses.fields(BookConfig)]
+    assert [name for name, _ in BookrunConfig._schema] == fields
+    assert all(option.default is None for _, option in BookrunConfig._schema)  # defaults: once
+    places = [("plugin", {"execute": True, "timeout": 60}), ("extension", {"colab_base": "x"})]
+    config = BookConfig.from_sources(places, {"BOOKRUN_EXECUTE": "false", "BOOKRUN_TIMEOUT": "9"})
+    assert (config.execute, config.timeout, config.colab_base) == (False, 9.0, "x")
+    assert BookConfig.from_sources(places, {"BOOKRUN_TIMEOUT": " "}).timeout == 60.0  # unset
+    with pytest.raises(ConfigError, match=r"^BOOKRUN_FROZEN: not true or false: 'maybe'$"):
+        BookConfig.from_sources(places, {"BOOKRUN_FROZEN": "maybe"})
+    with pytest.raises(ConfigError, match=r"^plugin: min_alt_words must be a whole number"):
+        BookConfig.from_sources([("plugin", {"min_alt_words": True})], {})
+
+
 def test_the_plugin_publishes_its_assets_and_the_pages_link_them(tmp_path):
     proc = build(tmp_path, "# Demo\n\n@run demo/a.py\n", {"a.py": "print(1)\n"})
     assert proc.returncode == 0, proc.stderr
