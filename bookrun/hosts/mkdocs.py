@@ -73,7 +73,8 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
         book_config = self._book_config(config)
         problems = markdown_problems(config.markdown_extensions, config.mdx_configs, book_config)
         if problems:
-            raise PluginError(f"bookrun: {config.config_file_path}: " + "; ".join(problems))
+            raise PluginError(f"bookrun: {os.path.relpath(config.config_file_path)}: "
+                              + "; ".join(problems))
         # The extension renders what the plugin executes: its entry in mkdocs.yml becomes
         # an instance built with the book's config and this plugin's page provider. A
         # config that lists only the plugin gets it too.
