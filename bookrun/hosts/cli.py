@@ -4,8 +4,8 @@
     python -m bookrun check [CHAPTER ...]   execute fresh, diff against records (CI)
     python -m bookrun update [CHAPTER ...]  execute fresh and rewrite the records
     python -m bookrun prepare               execute what is stale (as a build would), then
-                                            write figures and notebooks into docs/ for
-                                            `zensical build`
+                                            write figures, notebooks and bookrun's
+                                            assets into docs/ for `zensical build`
     python -m bookrun pdf [--site SITE] [--paper a4|letter] [-o OUT]
                                             print the built site as one book, SITE/book.pdf
 
@@ -70,8 +70,9 @@ def main(argv=None, root: Path | None = None) -> int:
             if args.names:
                 ap.error("prepare takes no chapter names: it prepares the whole book")
             written = prepare(book)
-            print(f"bookrun: figures and notebooks in {os.path.relpath(book.docs_dir, root)}/ "
-                  f"are current ({len(written)} file(s) written or removed)")
+            docs = os.path.relpath(book.docs_dir, root)
+            print(f"bookrun: figures, notebooks and assets in {docs}/ are current "
+                  f"({len(written)} file(s) written or removed)")
             return 0
         chapters = [book.chapter(n) for n in args.names] if args.names else book.chapters()
         if args.command == "update":

@@ -67,7 +67,7 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
         # build (strict or not) and `serve --clean` fail as before, so no error page is
         # ever published.
         if command == "serve" and self.serve is None:
-            self.serve = Serve(dirty, lambda msg: log.info(msg))
+            self.serve = Serve(dirty, log.info)
 
     def on_config(self, config):
         book_config = self._book_config(config)
