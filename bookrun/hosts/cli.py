@@ -70,8 +70,8 @@ def main(argv=None, root: Path | None = None) -> int:
             if args.names:
                 ap.error("prepare takes no chapter names: it prepares the whole book")
             written = prepare(book)
-            docs = os.path.relpath(book.docs_dir, root)
-            print(f"bookrun: figures, notebooks and assets in {docs}/ are current "
+            folder = os.path.relpath(book.docs_dir, root)
+            print(f"bookrun: figures, notebooks and assets in {folder}/ are current "
                   f"({len(written)} file(s) written or removed)")
             return 0
         chapters = [book.chapter(n) for n in args.names] if args.names else book.chapters()
