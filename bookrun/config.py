@@ -5,8 +5,9 @@ and snippets are, its figure style, which libraries' versions to record, how to 
 the CPU paths its libraries took, its Colab address) is set as options of the
 `bookrun.extension` entry under `markdown_extensions` in `mkdocs.yml`: MkDocs and
 Zensical both hand those options to the extension, and the CLI reads the same file.
-The option table in AUTHORING.md is generated from this class
-(`python tools/option_table.py`), so the two cannot disagree.
+The MkDocs plugin's options are the same fields (its MkDocs `Config` is generated from
+this class, bookrun.hosts.mkdocs), and so are the option table in AUTHORING.md and
+docs/schema.json (`python tools/option_table.py`), so none of them can disagree.
 """
 from __future__ import annotations
 
@@ -14,87 +15,200 @@ import dataclasses
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Mapping
 
 import yaml
 
 CONFIG_FILE = "mkdocs.yml"
 EXTENSION = "bookrun.extension"
+PLUGIN = "bookrun"  # the MkDocs plugin's name (pyproject.toml's entry point)
 
 
-def _doc(text: str, **kw):
-    return field(metadata={"doc": text}, **kw)
+def _option(doc: str, *, env: str | None = None, **kw):
+    """A field of BookConfig: its doc (the guide's table, the JSON schema, MkDocs' help)
+    and, for a few, the environment variable that overrides it."""
+    return field(metadata={"doc": doc, "env": env}, **kw)
 
 
 @dataclass(frozen=True)
 class BookConfig:
-    """Options of `bookrun.extension` in mkdocs.yml (all optional)."""
+    """The book's options, and the MkDocs host's (all optional).
 
-    snippets_dir: str = _doc("Folder of the snippets, relative to the project root; one "
-                             "sub-folder per chapter.", default="snippets")
-    style: str = _doc("Matplotlib style file at the project root; part of every record's "
-                      "key, since it changes every figure.", default="matplotlibrc")
-    timeout: float = _doc("Seconds a chapter may run. `BOOKRUN_TIMEOUT` and `--timeout` "
-                          "override it.", default=300.0)
-    memory_gb: float = _doc("Gigabytes of address space a chapter's session may use (its "
-                            "child processes included); past it an allocation fails at the "
-                            "snippet's line.", default=4.0)
-    colab_base: str = _doc("Address the \"Open in Colab\" button prefixes to "
-                           "`notebooks/<chapter>/<chapter>.ipynb`; empty: no button.",
-                           default="")
-    no_notebook: tuple[str, ...] = _doc("Chapters (snippet folders) that get no notebook "
-                                        "and no notebook buttons, such as a home page.",
-                                        default=())
-    libraries: tuple[str, ...] = _doc("Packages whose versions a record keeps (for "
-                                      "information: outputs decide a check).", default=())
-    fingerprint: dict = _doc(
+    Each may be given either as an option of the `bookrun` plugin or of the
+    `bookrun.extension` entry in mkdocs.yml, not both; `BOOKRUN_EXECUTE`,
+    `BOOKRUN_FROZEN` and `BOOKRUN_TIMEOUT` override theirs (`from_sources`)."""
+
+    execute: bool = _option("Execute stale chapters; false: a plain build that shows the "
+                            "code and runs nothing (MkDocs). `BOOKRUN_EXECUTE` overrides it.",
+                            env="BOOKRUN_EXECUTE", default=True)
+    frozen: bool = _option("A stale record fails the build (and `prepare`) instead of being "
+                           "re-executed: publishing sets `BOOKRUN_FROZEN=true`, which overrides "
+                           "it.", env="BOOKRUN_FROZEN", default=False)
+    snippets_dir: str = _option("Folder of the snippets, relative to the project root; one "
+                                "sub-folder per chapter.", default="snippets")
+    style: str = _option("Matplotlib style file at the project root; part of every record's "
+                         "key, since it changes every figure.", default="matplotlibrc")
+    timeout: float = _option("Seconds a chapter may run. `BOOKRUN_TIMEOUT` and `--timeout` "
+                             "override it.", env="BOOKRUN_TIMEOUT", default=300.0)
+    memory_gb: float = _option("Gigabytes of address space a chapter's session may use (its "
+                               "child processes included); past it an allocation fails at the "
+                               "snippet's line.", default=4.0)
+    colab_base: str = _option("Address the \"Open in Colab\" button prefixes to "
+                              "`notebooks/<chapter>/<chapter>.ipynb`; empty: no button.",
+                              default="")
+    no_notebook: tuple[str, ...] = _option("Chapters (snippet folders) that get no notebook "
+                                           "and no notebook buttons, such as a home page.",
+                                           default=())
+    libraries: tuple[str, ...] = _option("Packages whose versions a record keeps (for "
+                                         "information: outputs decide a check).", default=())
+    fingerprint: dict = _option(
         "What decides floating-point paths, read after a chapter ran: `{module: {name: "
         "expression}}`, each expression evaluated in the session (with the module bound to "
         "its name) when the snippets imported that module. Kept as the record's platform: "
         "a `platform-bound` snippet is compared exactly only on the platform that recorded "
         "it.", default_factory=dict)
+    chapter_headers: bool = _option("Draw a header under each chapter's title from its front "
+                                    "matter (level, reading time, figures, what to read first, "
+                                    "when you are done), and require those fields.",
+                                    default=False)
+    number_audit: bool = _option("`check` names a number in a chapter's prose that none of its "
+                                 "outputs, values or figures accounts for.", default=False)
+    min_alt_words: int = _option("Fewest words a figure's `Alt:` text may have; 0: any text "
+                                 "that is not empty.", default=0)
+    number_figures: bool = _option("Number each chapter's figures (3.1, 3.2, ...) from its nav "
+                                   "title or its `chapter:` front matter, and fail on prose that "
+                                   "names a figure the chapter lacks.", default=False)
 
     @classmethod
-    def from_options(cls, options: dict, where: str = "bookrun.extension") -> "BookConfig":
-        """From the extension's options; an unknown or mistyped one names the option."""
+    def from_options(cls, options: dict, where: str = EXTENSION) -> "BookConfig":
+        """From one place's options; an unknown or mistyped one names the option."""
+        return cls.from_sources([(where, options)], env={})
+
+    @classmethod
+    def from_sources(cls, sources: list[tuple[str, dict]],
+                     env: Mapping[str, str] | None = None) -> "BookConfig":
+        """The one place options meet: `sources` are (where, options) pairs (the plugin's
+        and the extension's options in mkdocs.yml); a key given in two of them is an error
+        naming both; then the environment (`os.environ` unless given) overrides the fields
+        that name a variable. Every value is checked here, named by where it came from."""
         known = {f.name: f for f in dataclasses.fields(cls)}
-        values = {}
-        for key, value in options.items():
-            if key not in known:
-                raise ConfigError(f"{where}: unknown option {key!r}; known: "
-                                  f"{', '.join(known)}")
-            default = getattr(cls(), key)
-            if isinstance(default, tuple):
-                if not isinstance(value, (list, tuple)):
-                    raise ConfigError(f"{where}: {key} must be a list")
-                value = tuple(str(v) for v in value)
-            elif isinstance(default, float):
-                try:
-                    value = float(value)
-                except (TypeError, ValueError):
-                    value = -1.0
-                if not value > 0:
-                    unit = "gigabytes" if key == "memory_gb" else "seconds"
-                    raise ConfigError(f"{where}: {key} must be a positive number of {unit}")
-            elif isinstance(default, dict):
-                if not (isinstance(value, dict)
-                        and all(isinstance(v, dict) for v in value.values())):
-                    raise ConfigError(f"{where}: {key} must map a module to "
-                                      "{name: expression}")
-                value = {str(m): {str(k): str(e) for k, e in reads.items()}
-                         for m, reads in value.items()}
-            elif not isinstance(value, type(default)):
-                raise ConfigError(f"{where}: {key} must be a {type(default).__name__}")
-            values[key] = value
-        return cls(**values)
+        given: dict[str, tuple[str, object]] = {}
+        for where, options in sources:
+            for key, value in (options or {}).items():
+                if key not in known:
+                    raise ConfigError(f"{where}: unknown option {key!r}; known: "
+                                      f"{', '.join(known)}")
+                if key in given:
+                    raise ConfigError(f"option {key!r} is given twice, in {given[key][0]} and in "
+                                      f"{where}: keep one")
+                given[key] = (where, value)
+        env = os.environ if env is None else env
+        for f in known.values():
+            name = f.metadata["env"]
+            text = (env.get(name) or "").strip() if name else ""
+            if text:
+                given[f.name] = (name, _from_env(name, text, f.default))
+        return cls(**{key: _checked(key, value, where, getattr(cls(), key))
+                      for key, (where, value) in given.items()})
 
     def option_table(self) -> str:
         """The Markdown table of options, for the author's guide."""
         rows = ["| option | default | what it sets |", "| --- | --- | --- |"]
         for f in dataclasses.fields(self):
             default = getattr(BookConfig(), f.name)
-            shown = "" if default in ((), {}, "") else f"`{default}`"
+            shown = "" if default in ((), {}, "") else f"`{_yaml(default)}`"
             rows.append(f"| `{f.name}` | {shown} | {f.metadata['doc']} |")
         return "\n".join(rows) + "\n"
+
+    @classmethod
+    def json_schema(cls) -> dict:
+        """A JSON schema of the options (docs/schema.json), for editors that check
+        mkdocs.yml: the plugin's entry and the extension's take the same options."""
+        props = {}
+        for f in dataclasses.fields(cls):
+            default = getattr(cls(), f.name)
+            prop = dict(_SCHEMA_TYPES[type(default)])
+            prop.update(description=f.metadata["doc"], default=_yaml(default, json=True))
+            props[f.name] = prop
+        ref = {"$ref": "#/definitions/options"}
+        return {
+            "$schema": "http://json-schema.org/draft-07/schema#",
+            "title": "bookrun: the options of the `bookrun` plugin and of `bookrun.extension` "
+                     "(give each option in one of the two places)",
+            "definitions": {"options": {"type": "object", "properties": props,
+                                        "additionalProperties": False}},
+            "oneOf": [
+                {"enum": [PLUGIN, EXTENSION]},
+                {"type": "object", "properties": {PLUGIN: ref, EXTENSION: ref},
+                 "additionalProperties": False, "minProperties": 1, "maxProperties": 1},
+            ],
+        }
+
+
+_SCHEMA_TYPES = {
+    bool: {"type": "boolean"},
+    int: {"type": "integer", "minimum": 0},
+    float: {"type": "number", "exclusiveMinimum": 0},
+    str: {"type": "string"},
+    tuple: {"type": "array", "items": {"type": "string"}},
+    dict: {"type": "object", "additionalProperties": {
+        "type": "object", "additionalProperties": {"type": "string"}}},
+}
+_TRUE, _FALSE = {"true", "yes", "on", "1"}, {"false", "no", "off", "0"}
+
+
+def _yaml(value, json: bool = False):
+    """A default as mkdocs.yml (or JSON) spells it."""
+    if isinstance(value, tuple):
+        return list(value)
+    if isinstance(value, bool) and not json:
+        return str(value).lower()
+    return value
+
+
+def _from_env(name: str, text: str, default):
+    """An environment variable's text as the field's type, or an error naming it."""
+    if isinstance(default, bool):
+        if text.lower() not in _TRUE | _FALSE:
+            raise ConfigError(f"{name}: not true or false: {text!r}")
+        return text.lower() in _TRUE
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value > 0:
+        raise ConfigError(f"{name}: not a positive number of seconds: {text!r}")
+    return value
+
+
+def _checked(key: str, value, where: str, default):
+    """`value` as the field's type; a wrong one names where it was given."""
+    if isinstance(default, bool):
+        if not isinstance(value, bool):
+            raise ConfigError(f"{where}: {key} must be true or false")
+    elif isinstance(default, tuple):
+        if not isinstance(value, (list, tuple)):
+            raise ConfigError(f"{where}: {key} must be a list")
+        value = tuple(str(v) for v in value)
+    elif isinstance(default, int):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise ConfigError(f"{where}: {key} must be a whole number, 0 or more")
+    elif isinstance(default, float):
+        try:
+            value = float(value)
+        except (TypeError, ValueError):
+            value = -1.0
+        if not value > 0:
+            unit = "gigabytes" if key == "memory_gb" else "seconds"
+            raise ConfigError(f"{where}: {key} must be a positive number of {unit}")
+    elif isinstance(default, dict):
+        if not (isinstance(value, dict) and all(isinstance(v, dict) for v in value.values())):
+            raise ConfigError(f"{where}: {key} must map a module to {{name: expression}}")
+        value = {str(m): {str(k): str(e) for k, e in reads.items()}
+                 for m, reads in value.items()}
+    elif not isinstance(value, type(default)):
+        raise ConfigError(f"{where}: {key} must be a {type(default).__name__}")
+    return value
 
 
 class ConfigError(Exception):
@@ -102,8 +216,9 @@ class ConfigError(Exception):
 
 
 class _Tolerant(yaml.SafeLoader):
-    """Reads mkdocs.yml without MkDocs: its `!ENV` and `!!python/name` tags load as plain
-    values (the engine reads only its own options, which use neither)."""
+    """Reads mkdocs.yml without MkDocs: `!ENV` is resolved as MkDocs resolves it, and other
+    tags (`!!python/name`, `!relative`) load as plain values (the engine reads only its own
+    options, which use none of them)."""
 
 
 def _any_tag(loader, suffix, node):
@@ -114,6 +229,19 @@ def _any_tag(loader, suffix, node):
     return loader.construct_mapping(node)
 
 
+def _env_tag(loader, node):
+    """`!ENV NAME` or `!ENV [NAME, ..., default]`: the first variable set, read as YAML."""
+    names, default = [node], None
+    if isinstance(node, yaml.SequenceNode):
+        names = node.value[:-1] if len(node.value) > 1 else node.value
+        default = loader.construct_object(node.value[-1]) if len(node.value) > 1 else None
+    for name in names:
+        if loader.construct_scalar(name) in os.environ:
+            return yaml.safe_load(os.environ[loader.construct_scalar(name)] or "''")
+    return default
+
+
+_Tolerant.add_constructor("!ENV", _env_tag)
 _Tolerant.add_multi_constructor("!", _any_tag)
 _Tolerant.add_multi_constructor("tag:yaml.org,2002:python/", _any_tag)
 
@@ -130,15 +258,33 @@ def read_site_config(root: Path) -> dict:
 
 def extension_options(site_config: dict) -> dict:
     """The options of `bookrun.extension` in a parsed mkdocs.yml ({} if it has none)."""
-    for entry in site_config.get("markdown_extensions") or []:
-        if isinstance(entry, dict) and EXTENSION in entry:
-            return dict(entry[EXTENSION] or {})
+    return _options_of(site_config.get("markdown_extensions"), EXTENSION)
+
+
+def plugin_options(site_config: dict) -> dict:
+    """The options of the `bookrun` plugin in a parsed mkdocs.yml ({} if it has none)."""
+    return _options_of(site_config.get("plugins"), PLUGIN)
+
+
+def _options_of(entries, name: str) -> dict:
+    if isinstance(entries, dict):  # MkDocs also takes `plugins:` as a mapping
+        return dict(entries.get(name) or {})
+    for entry in entries or []:
+        if isinstance(entry, dict) and name in entry:
+            return dict(entry[name] or {})
     return {}
 
 
-def load(root: Path) -> tuple[BookConfig, Path]:
-    """The book's config and docs folder, as mkdocs.yml at `root` sets them."""
+def places(config_file: str) -> tuple[str, str]:
+    """How errors name the plugin's options and the extension's, in `config_file`."""
+    return f"{config_file}: plugins: {PLUGIN}", f"{config_file}: {EXTENSION}"
+
+
+def load(root: Path, env: Mapping[str, str] | None = None) -> tuple[BookConfig, Path]:
+    """The book's config and docs folder, as mkdocs.yml at `root` and the environment set
+    them (the CLI, and Zensical's host, which loads no plugin)."""
     site = read_site_config(root)
-    config = BookConfig.from_options(extension_options(site),
-                                     f"{os.path.relpath(root / CONFIG_FILE)}: {EXTENSION}")
+    plugin, extension = places(os.path.relpath(root / CONFIG_FILE))
+    config = BookConfig.from_sources([(plugin, plugin_options(site)),
+                                      (extension, extension_options(site))], env)
     return config, root / str(site.get("docs_dir", "docs"))

@@ -1,16 +1,19 @@
-"""Rewrite the option tables in AUTHORING.md from the code that reads the options.
+"""Rewrite the option tables in AUTHORING.md and docs/schema.json from the code that
+reads the options.
 
-    python tools/option_table.py           rewrite the tables in place
-    python tools/option_table.py --check   exit 1 (saying why) if they are out of date
+    python tools/option_table.py           rewrite both in place
+    python tools/option_table.py --check   exit 1 (saying why) if either is out of date
 
 The book's options come from `bookrun.config.BookConfig` (each field's doc), the
 snippet options from `bookrun.parse.chapter.FLAGS` and `LIMITS`. Only the text between
 `<!-- options:start -->` and `<!-- options:end -->` is rewritten, so the guide's prose
-around it stays the author's.
+around it stays the author's. docs/schema.json is the JSON schema of BookConfig, for
+editors that check mkdocs.yml (as markdown-exec and mkdocstrings ship one).
 """
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
@@ -21,6 +24,7 @@ from bookrun.parse import chapter as page  # noqa: E402
 from bookrun.config import BookConfig  # noqa: E402
 
 GUIDE = ROOT / "AUTHORING.md"
+SCHEMA = ROOT / "docs" / "schema.json"
 START, END = "<!-- options:start -->", "<!-- options:end -->"
 # page.FLAGS is a bare set today; a flag's meaning is written here until it carries one.
 FLAG_DOCS = {
@@ -74,27 +78,42 @@ def rewritten(text: str, where: str = "AUTHORING.md") -> str:
     return text[:start] + tables() + text[end + len(END):]
 
 
+def schema() -> str:
+    """docs/schema.json's text."""
+    return json.dumps(BookConfig.json_schema(), indent=2, ensure_ascii=False) + "\n"
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--check", action="store_true",
-                    help="change nothing; exit 1 if the tables are out of date")
+                    help="change nothing; exit 1 if the tables or the schema are out of date")
     args = ap.parse_args(argv)
     try:
         text = GUIDE.read_text(encoding="utf-8")
-        new = rewritten(text, GUIDE.name)
+        wanted = {GUIDE: (text, rewritten(text, GUIDE.name))}
     except (OSError, OptionTableError) as exc:
         print(f"option_table: {exc}", file=sys.stderr)
         return 1
-    if new == text:
+    wanted[SCHEMA] = (SCHEMA.read_text(encoding="utf-8") if SCHEMA.is_file() else None, schema())
+    stale = [path for path, (now, new) in wanted.items() if now != new]
+    if not stale:
         return 0
+    names = " and ".join(_shown(p) for p in stale)
     if args.check:
-        print(f"option_table: the option tables in {GUIDE.name} are out of date; run "
-              "python tools/option_table.py", file=sys.stderr)
+        print(f"option_table: out of date: {names}; run python tools/option_table.py",
+              file=sys.stderr)
         return 1
-    GUIDE.write_text(new, encoding="utf-8")
-    print(f"option_table: rewrote the option tables in {GUIDE.name}")
+    for path in stale:
+        path.write_text(wanted[path][1], encoding="utf-8")
+    print(f"option_table: rewrote {names}")
     return 0
+
+
+def _shown(path: Path) -> str:
+    if path == GUIDE:
+        return f"the option tables in {GUIDE.name}"
+    return path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else str(path)
 
 
 if __name__ == "__main__":

@@ -4,14 +4,15 @@
     python -m bookrun check [CHAPTER ...]   execute fresh, diff against records (CI)
     python -m bookrun update [CHAPTER ...]  execute fresh and rewrite the records
     python -m bookrun prepare               execute what is stale (as a build would), then
-                                            write figures and notebooks into docs/ for
-                                            `zensical build`
+                                            write figures, notebooks and bookrun's
+                                            assets into docs/ for `zensical build`
     python -m bookrun pdf [--site SITE] [--paper a4|letter] [-o OUT]
                                             print the built site as one book, SITE/book.pdf
 
-Every command stops a chapter after --timeout seconds (default: $BOOKRUN_TIMEOUT,
-else 300), the same limit `mkdocs build` and `mkdocs serve` read from BOOKRUN_TIMEOUT.
-`prepare`, like `mkdocs build`, refuses to execute when BOOKRUN_FROZEN=true.
+Every command stops a chapter after --timeout seconds (default: $BOOKRUN_TIMEOUT, else
+the `timeout` option in mkdocs.yml, else 300), the limit `mkdocs build` and `mkdocs serve`
+take from the same config (bookrun.config.load). `prepare`, like `mkdocs build`, refuses
+to execute when BOOKRUN_FROZEN=true (or the `frozen` option) says so.
 """
 import argparse
 import os
@@ -21,7 +22,7 @@ import time
 from pathlib import Path
 
 from bookrun.store.book import Book
-from bookrun.config import ConfigError
+from bookrun.config import ConfigError, load
 from bookrun.model.page import ExecutionError, PageError
 from bookrun.parse.chapter import read_chapter
 from bookrun.hosts.prepare import prepare
@@ -56,24 +57,22 @@ def main(argv=None, root: Path | None = None) -> int:
     # Options anywhere on the line: `check --timeout 600 setup` as well as before the names.
     args = ap.parse_intermixed_args(argv)
     root = args.root.resolve()
-    timeout = args.timeout
-    if timeout is None:
-        env = os.environ.get("BOOKRUN_TIMEOUT", "").strip()
-        try:
-            timeout = seconds(env) if env else None
-        except argparse.ArgumentTypeError as exc:
-            ap.error(f"BOOKRUN_TIMEOUT: {exc}")
-    frozen = os.environ.get("BOOKRUN_FROZEN", "").strip().lower() == "true"
+    try:  # mkdocs.yml's options and the environment's, once
+        config, docs = load(root)
+    except ConfigError as exc:
+        ap.error(str(exc))
     try:
-        book = Book(root=root, timeout=timeout, frozen=frozen and args.command == "prepare")
+        book = Book(root=root, config=config, docs_dir=docs, timeout=args.timeout,
+                    frozen=config.frozen and args.command == "prepare")
         if args.command == "run":
             return run_page(book, args.names)
         if args.command == "prepare":
             if args.names:
                 ap.error("prepare takes no chapter names: it prepares the whole book")
             written = prepare(book)
-            print(f"bookrun: figures and notebooks in {os.path.relpath(book.docs_dir, root)}/ "
-                  f"are current ({len(written)} file(s) written or removed)")
+            folder = os.path.relpath(book.docs_dir, root)
+            print(f"bookrun: figures, notebooks and assets in {folder}/ are current "
+                  f"({len(written)} file(s) written or removed)")
             return 0
         chapters = [book.chapter(n) for n in args.names] if args.names else book.chapters()
         if args.command == "update":

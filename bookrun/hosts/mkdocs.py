@@ -1,18 +1,14 @@
 """The MkDocs host: execute (or reuse) chapters before pages are read; publish their
-figures and notebooks; hand the Markdown extension the page it converts (PageContext).
+figures, notebooks and bookrun's assets; hand the Markdown extension the page it
+converts (PageContext) through the one provider it was built with.
 
-The speed-ups that patch MkDocs' neighbours for `mkdocs serve` alone (compiled templates
-and search entries kept across rebuilds) live in bookrun.hosts.serve."""
+Its options are BookConfig's fields (the MkDocs `Config` below is generated from them),
+and so are `bookrun.extension`'s: each option is given in one of the two places. What
+only `mkdocs serve` does lives in bookrun.hosts.serve."""
 from __future__ import annotations
 
 import dataclasses
-import hashlib
-import logging
 import os
-import shutil
-import tempfile
-import time
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from mkdocs.config import config_options as c
@@ -20,235 +16,168 @@ from mkdocs.config.base import Config
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, get_plugin_logger
 from mkdocs.structure.files import File
-from watchdog.events import FileSystemEventHandler
-from watchdog.observers import Observer
 
-from bookrun.execute.worker import checkpoint
+from bookrun.config import EXTENSION, BookConfig, ConfigError, places
+from bookrun.hosts import publish
+from bookrun.hosts.serve import Serve, stale
+from bookrun.render.extension import (FIGURE, BookrunExtension, PageContext, chapter_number,
+                                      markdown_problems)
 from bookrun.store.book import Book
-from bookrun.config import ConfigError
-from bookrun.markdown.highlight import missing_filters
-from bookrun.model.page import ExecutionError, PageError
-from bookrun.render.notebook import chapter_notebook, page_title
-from bookrun.render.extension import FIGURE, BookrunExtension, PageContext, chapter_number
-from bookrun.store.records import Record, read_if_valid, record_path, write_atomic
-from bookrun.model.text import visible
-from bookrun.hosts.serve import CompiledTemplates, reuse_notebook_templates, reuse_search_entries
-from bookrun.execute.session import DEFAULT_TIMEOUT
 
 log = get_plugin_logger(__name__)
-CHANGES = {"created", "modified", "moved", "deleted"}  # watchdog event types
 NO_ALT = "No description has been provided for this image"  # nbconvert's placeholder
 
 
-class BookrunConfig(Config):
-    execute = c.Type(bool, default=True)  # False: show code only (a plain build)
-    frozen = c.Type(bool, default=False)  # True: a stale record fails the build (publishing)
-    timeout = c.Type((int, float), default=DEFAULT_TIMEOUT)  # seconds per chapter
-    snippets_dir = c.Type(str, default="snippets")
+def _plugin_config() -> type[Config]:
+    """The plugin's MkDocs Config, generated from BookConfig: every field an option that
+    is None unless given here. Defaults, checks and the environment are BookConfig's
+    (`from_sources`), so they are declared once for both places."""
+    options = {f.name: c.Optional(c.Type(object)) for f in dataclasses.fields(BookConfig)}
+    return type("BookrunConfig", (Config,),
+                {"__doc__": "The bookrun plugin's options: BookConfig's fields.", **options})
+
+
+BookrunConfig = _plugin_config()
+
+
+class CurrentPage:
+    """The plugin's one channel to the extension, given to it at construction: the
+    PageContext of the page MkDocs converts now. MkDocs converts a page right after
+    `on_page_markdown` (which begins it) and before `on_page_content` (which ends it)."""
+
+    def __init__(self):
+        self.context: PageContext | None = None
+
+    def __call__(self, md) -> PageContext | None:
+        return self.context
 
 
 class BookrunPlugin(BasePlugin[BookrunConfig]):
+    def __init__(self):
+        super().__init__()
+        self.current = CurrentPage()
+        self.serve: Serve | None = None  # under `mkdocs serve` only
+        self.book: Book | None = None
+        self.pages: dict[str, publish.Published] = {}  # page file -> what its chapter has
+        self.broken: dict[str, str] = {}  # serve: page file -> the error it shows
+
     # Having on_startup keeps one plugin object across the rebuilds of `mkdocs serve`.
     def on_startup(self, *, command, dirty):
         # Only `mkdocs serve` shows a failing chapter as an error panel on its page; a
         # build (strict or not) and `serve --clean` fail as before, so no error page is
         # ever published.
-        self.serving = command == "serve"
-        self.dirty = dirty
-        self.shown: dict[str, tuple] = {}  # chapter -> (record stamp, error) last rendered
-        self.observer = None
-        self.rendered: dict[str, tuple] = {}  # page -> (key, HTML and what render() sets)
-        self.notebooks: dict[str, tuple] = {}  # chapter -> (key, notebook text)
-        self.templates = CompiledTemplates()
-        self.sessions = None  # serve: the folder of kept chapter sessions
-        if self.serving:
-            reuse_search_entries()
-            reuse_notebook_templates(self.templates)
-        if self.serving:  # one line per notebook per rebuild drowns the useful lines
-            for name in ("mkdocs.plugins.mkdocs_jupyter", "mkdocs.mkdocs-jupyter"):
-                logging.getLogger(name).setLevel(logging.WARNING)
+        if command == "serve" and self.serve is None:
+            self.serve = Serve(dirty, log.info)
 
     def on_config(self, config):
-        if "pymdownx.blocks.caption" not in config.markdown_extensions:
-            # Without it a figure's caption block would show as plain `///` text.
-            raise PluginError("bookrun: add `pymdownx.blocks.caption` to markdown_extensions: "
-                              "it renders each figure with its numbered caption")
-        missing = missing_filters(config.mdx_configs.get("pymdownx.highlight") or {})
-        if missing:
-            raise PluginError(f"bookrun: {config.config_file_path}: " + "; ".join(missing))
-        # The extension renders what the plugin executes: its entry in mkdocs.yml (with
-        # the book's options) becomes an instance that asks this plugin which page it
-        # converts. A config that lists only the plugin gets it too, with no options.
-        options = dict(config.mdx_configs.get("bookrun.extension") or {})
-        entries = [e for e in config.markdown_extensions
-                   if e == "bookrun.extension" or isinstance(e, BookrunExtension)]
-        for e in entries:
+        book_config = self._book_config(config)
+        problems = markdown_problems(config.markdown_extensions, config.mdx_configs, book_config)
+        if problems:
+            raise PluginError(f"bookrun: {os.path.relpath(config.config_file_path)}: "
+                              + "; ".join(problems))
+        # The extension renders what the plugin executes: its entry in mkdocs.yml becomes
+        # an instance built with the book's config and this plugin's page provider. A
+        # config that lists only the plugin gets it too.
+        for e in [e for e in config.markdown_extensions
+                  if e == EXTENSION or isinstance(e, BookrunExtension)]:
             config.markdown_extensions.remove(e)
-        ext = BookrunExtension(context_of=lambda md: self.current, **options)
-        config.markdown_extensions.append(ext)
-        try:
-            book_config = ext.book_config()
-        except ConfigError as exc:
-            raise PluginError(f"bookrun: {exc}") from None
-        self.current: PageContext | None = None
-        if not self.config.timeout > 0:  # 0 would not mean "no limit": it would mean none
-            env = os.environ.get("BOOKRUN_TIMEOUT")
-            source = (f"BOOKRUN_TIMEOUT={env!r}, which mkdocs.yml reads" if env is not None
-                      else "the bookrun plugin's `timeout` option in mkdocs.yml")
-            raise PluginError(f"bookrun: the time limit must be a positive number of "
-                              f"seconds; {source}, gives {self.config.timeout!r}")
+        config.markdown_extensions.append(BookrunExtension(self.current, book_config))
+        # bookrun's stylesheet before the book's (which may override it); its scripts after.
+        for name in reversed(publish.STYLESHEETS):
+            config.extra_css.insert(0, publish.ASSET_URL.format(name))
+        config.extra_javascript.extend(publish.ASSET_URL.format(n) for n in publish.SCRIPTS)
         root = Path(config.config_file_path).resolve().parent
         self.book = Book(root=root, config=book_config, docs_dir=Path(config.docs_dir),
-                         snippets_root=root / self.config.snippets_dir,
-                         timeout=float(self.config.timeout), frozen=self.config.frozen)
+                         frozen=book_config.frozen)
         self.book.log = lambda msg: log.info(msg.removeprefix("bookrun: "))
-        if getattr(self, "serving", False):
-            if getattr(self, "sessions", None) is None:  # once per serve (a short path:
-                # a Unix socket's name is limited to 107 bytes). Made by the first kept
-                # session, and removed by the last one to end.
-                self.sessions = Path(tempfile.gettempdir()) / f"bookrun-serve-{os.getpid()}"
-            self.book.checkpoints = self.sessions
+        if self.serve is not None:
+            self.serve.configure(self.book)
         return config
 
-    def on_files(self, files, config):
-        failures: dict[str, str] = {}
-        self.broken: dict[str, str] = {}
+    def _book_config(self, config) -> BookConfig:
+        """The plugin's options and the extension's, met in one BookConfig."""
+        plugin, extension = places(os.path.relpath(config.config_file_path))
+        given = {k: v for k, v in self.config.items() if v is not None}
         try:
-            # Under serve, a page error is kept (the extension shows it on the page).
-            broken: dict[Path, str] | None = {} if getattr(self, "serving", False) else None
-            chapters = self.book.chapters(broken)
-            for page, error in (broken or {}).items():
-                self.broken[str(page)] = error
-                log.info(f"{os.path.relpath(page, self.book.root)} shows this error "
-                         f"until it is fixed:\n{visible(error)}")
-            if not self.config.execute:
-                records = {}
-            elif getattr(self, "serving", False):
-                records, failures = self._build_keeping_failures(chapters)
+            return BookConfig.from_sources([(plugin, given), (extension, dict(
+                config.mdx_configs.get(EXTENSION) or {}))])
+        except ConfigError as exc:
+            raise PluginError(f"bookrun: {exc}") from None
+
+    def on_files(self, files, config):
+        execute = self.book.config.execute
+        try:
+            if self.serve is not None:
+                chapters, records, failures, self.broken = self.serve.build(self.book, execute)
             else:
-                records = self.book.build(chapters)
-        except (PageError, ExecutionError) as exc:
-            # Written out: an error may quote a snippet's output (`\x1b[2J` would clear
-            # the terminal).
-            raise PluginError(f"bookrun: {visible(str(exc))}") from None
+                (chapters, records), failures = publish.build(self.book, execute), {}
+        except publish.BuildError as exc:
+            raise PluginError(f"bookrun: {exc}") from None
         self._drop_prepared(files, chapters)
+        for url, path in publish.assets().items():
+            files.append(File.generated(config, url, abs_src_path=str(path)))
         self.pages = {}
         for ch in chapters:
             rec, failure = records.get(ch.name), failures.get(ch.name)
-            self.pages[str(ch.page.resolve())] = (ch, rec, failure, False)
-            self._mark_changed(ch, rec, failure, files)
-            if rec is None or not self.book.has_notebook(ch):
-                continue
-            figs = self.book.figure_dir(ch.name)
-            for s in rec.snippets:
-                for f in s.files:
-                    if failure is None or (figs / f.name).is_file():
-                        files.append(File.generated(config, FIGURE.format(ch.name, f.name),
-                                                    abs_src_path=str(figs / f.name)))
-            # Written to the cache (not handed over as a string) so that mkdocs-jupyter,
-            # which reads notebooks from disk, can render it as a page too.
-            src_dir = self.book.cache / "generated"
-            uri = f"notebooks/{ch.name}.ipynb"
-            if failure is None:
-                text = self._notebook(ch, rec, figs)
-                if not (src_dir / uri).is_file() or (src_dir / uri).read_text("utf-8") != text:
-                    write_atomic(src_dir / uri, text.encode())
-            elif not (src_dir / uri).is_file():  # a failing chapter keeps its last notebook
-                continue
-            files.append(File(uri, str(src_dir), config.site_dir, config.use_directory_urls))
-            self.pages[str(ch.page.resolve())] = (ch, rec, failure, True)
+            notebook = rec is not None and self.book.has_notebook(ch) and self._publish(
+                ch, rec, failure, files, config)
+            self.pages[str(ch.page.resolve())] = publish.Published(ch, rec, failure, notebook)
+            if self.serve is not None:
+                self.serve.mark_changed(self.book, ch, rec, failure, files)
         return files
 
+    def _publish(self, chapter, record, failure, files, config) -> bool:
+        """Add the chapter's figures and notebook to the site; whether the notebook is."""
+        figs = self.book.figure_dir(chapter.name)
+        for s in record.snippets:
+            for f in s.files:
+                if failure is None or (figs / f.name).is_file():
+                    files.append(File.generated(config, FIGURE.format(chapter.name, f.name),
+                                                abs_src_path=str(figs / f.name)))
+        # Written to the cache (not handed over as a string) so that mkdocs-jupyter,
+        # which reads notebooks from disk, can render it as a page too.
+        src_dir = self.book.cache / "generated"
+        uri = f"notebooks/{chapter.name}.ipynb"
+        if failure is None:
+            text = (self.serve.notebook(self.book, chapter, record) if self.serve is not None
+                    else publish.notebook_text(self.book, chapter, record))
+            publish.write_if_changed(src_dir / uri, text.encode())
+        elif not (src_dir / uri).is_file():  # a failing chapter keeps its last notebook
+            return False
+        files.append(File(uri, str(src_dir), config.site_dir, config.use_directory_urls))
+        return True
+
     def _drop_prepared(self, files, chapters):
-        """`python -m bookrun prepare` (for Zensical) writes figures and notebooks into
-        docs/figures/<chapter>/ and docs/notebooks/<chapter>/; here the plugin publishes
-        its own at the same paths, so those copies are left out (no duplicate files, and
-        mkdocs-jupyter does not take a copied .ipynb for a page)."""
+        """`python -m bookrun prepare` (for Zensical) writes figures, notebooks and
+        bookrun's assets into the docs folder; here the plugin publishes its own at the
+        same paths, so those copies are left out (no duplicate files, and mkdocs-jupyter
+        does not take a copied .ipynb for a page)."""
         owned = tuple(f"{top}/{ch.name}/" for ch in chapters for top in ("figures", "notebooks"))
+        owned += (publish.ASSET_URL.format(""),)
         for f in list(files):
             if f.src_uri.startswith(owned):
                 files.remove(f)
 
     def on_pre_page(self, page, config, files):
-        """Under serve, a page whose Markdown (after our expansion) and place did not
-        change reuses its HTML from the last rebuild: a save then converts one page,
-        not the whole book. Builds always convert every page."""
-        if not getattr(self, "serving", False) or not page.file.src_uri.endswith(".md"):
-            return page
-        render, cache, uri = page.render, self.rendered, page.file.src_uri
-        site = "\0".join(sorted(f.src_uri for f in files.documentation_pages()))
-        inputs = self._render_inputs(page)
-
-        def render_or_reuse(config, files):
-            # The extension expands the page from its record and code, so they are part
-            # of what the HTML depends on.
-            key = hashlib.sha256(f"{page.url}\0{site}\0{inputs}\0{page.markdown}"
-                                 .encode()).hexdigest()
-            hit = cache.get(uri)
-            if hit and hit[0] == key:
-                # Anchor links of a reused page were checked when it was converted.
-                page.content, page.toc, page._title_from_render, page.present_anchor_ids = hit[1]
-                return
-            render(config, files)
-            cache[uri] = (key, (page.content, page.toc, page._title_from_render,
-                                page.present_anchor_ids))
-
-        page.render = render_or_reuse
+        if self.serve is not None and page.file.src_uri.endswith(".md"):
+            src = str(Path(page.file.abs_src_path).resolve())
+            self.serve.reuse_render(page, files, self.book, self.pages.get(src))
         return page
 
-    def _mark_changed(self, chapter, record, failure, files) -> None:
-        """Under `serve --dirty` MkDocs rebuilds only pages whose source is newer than
-        their HTML; a chapter re-executed from an edited snippet has an unchanged page,
-        so its old HTML is made to look older."""
-        if not (getattr(self, "serving", False) and self.dirty):
-            return
-        now = (record.stamp if record else None, failure)
-        if self.shown.get(chapter.name, now) != now:
-            src = chapter.page.relative_to(self.book.docs_dir).as_posix()
-            page = files.get_file_from_path(src)
-            if page is not None and Path(page.abs_dest_path).is_file():
-                os.utime(page.abs_dest_path, (0, 0))
-        self.shown[chapter.name] = now
-
-    def _render_inputs(self, page) -> str:
-        """A digest of what the extension reads besides the page: record, error, code."""
-        found = self.pages.get(str(Path(page.file.abs_src_path).resolve()))
-        if found is None:
-            return ""
-        chapter, record, failure, notebook = found
-        parts = [record.to_json() if record else "", failure or "", str(notebook)]
-        parts += [self._read_code(s.snippet) for s in chapter.steps]
-        return hashlib.sha256("\0".join(parts).encode()).hexdigest()
-
-    def _notebook(self, chapter, record, figs) -> str:
-        """The chapter's notebook text; under serve, rebuilt only when its inputs change."""
-        title = page_title(chapter.page)
-        key = hashlib.sha256("\0".join([record.to_json(), title] + [
-            self._read_code(s.snippet) for s in chapter.steps]).encode()).hexdigest()
-        memo = getattr(self, "notebooks", {})
-        if memo.get(chapter.name, (None,))[0] != key:
-            memo[chapter.name] = (key, chapter_notebook(chapter, record, self._read_code,
-                                                        figs, title))
-        return memo[chapter.name][1]
-
-    def _read_code(self, rel: str) -> str:
-        return (self.book.snippets_root / rel).read_text(encoding="utf-8")
-
     def on_env(self, env, config, files):
-        """Under serve, keep the theme's compiled templates across rebuilds: MkDocs makes a
-        new Jinja environment each time, and compiling Material's templates again was
-        about 1 s of every rebuild. Jinja checks each template's source before reuse."""
-        if getattr(self, "serving", False):
-            env.bytecode_cache = self.templates
+        if self.serve is not None:
+            # MkDocs makes a new Jinja environment per rebuild; compiling Material's
+            # templates again was about 1 s of every rebuild.
+            env.bytecode_cache = self.serve.templates
         return env
 
     def on_page_markdown(self, markdown, page, config, files):
-        """Hand the extension the page MkDocs converts next, and what its chapter has."""
+        """Tell the extension the page MkDocs converts next, and what its chapter has."""
         if _is_notebook_page(page):
             # A chapter's notebook repeats its code and outputs: searching "epsilon"
             # should find the chapter once, and readers download a smaller index.
             page.meta.setdefault("search", {})["exclude"] = True
-        self.current = self._page_context(page, markdown)
+        self.current.context = self._page_context(page, markdown)
         return markdown
 
     def _page_context(self, page, markdown) -> PageContext:
@@ -257,19 +186,22 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
             shown, source = os.path.relpath(src, self.book.root), src.read_text(encoding="utf-8")
         else:  # generated: the Markdown is all there is
             shown, source = page.file.src_uri, markdown
-        chapter, record, failure, notebook = self.pages.get(str(src), (None, None, None, False))
+        found = self.pages.get(str(src))
+        chapter = found.chapter if found else None
+        record = found.record if found else None
+        failure = found.failure if found else None
         if failure is not None:
-            record = _stale(chapter, record)
+            record = stale(chapter, record)
         return PageContext(self.book.root, self.book.snippets_root, page.file.src_uri, page.url,
                            shown, source, chapter, record, failure,
                            notebook=chapter is not None and self.book.has_notebook(chapter),
-                           notebook_page=notebook,
+                           notebook_page=bool(found and found.notebook_page),
                            chapter_number=chapter_number(page.meta, page.title),
-                           serving=getattr(self, "serving", False),
+                           serving=self.serve is not None,
                            error=self.broken.get(str(src)))
 
     def on_page_content(self, html, page, config, files):
-        self.current = None
+        self.current.context = None
         if _is_notebook_page(page):
             # nbconvert gives every image without alt text a placeholder that says so; a
             # chapter's figures are described in the cell under them (notebook.py), so a
@@ -277,72 +209,14 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
             html = html.replace(f'alt="{NO_ALT}"', 'alt=""')
         return html
 
-    # -- mkdocs serve -----------------------------------------------------------------
     def on_serve(self, server, config, builder):
-        """Rebuild when a snippet (a .py file under snippets/) is saved, but not when a
-        rebuild rewrites a record or figure there: that would start a second build.
-
-        MkDocs can only watch whole paths, by polling (one thread per path), so one
-        inotify watch on the snippets folder filters the events and touches a single
-        file that MkDocs watches."""
-        trigger = self.book.cache / "serve" / "snippet-saved"
-        trigger.parent.mkdir(parents=True, exist_ok=True)
-        trigger.write_text("")
-
-        def saved(event):
-            # Reads (the worker's, ours) raise events too: only a change counts.
-            paths = (event.src_path, getattr(event, "dest_path", "") or "")
-            if event.event_type in CHANGES and any(str(p).endswith(".py") for p in paths):
-                trigger.write_text(str(time.time_ns()))
-
-        handler = FileSystemEventHandler()
-        handler.on_any_event = saved
-        self.observer = Observer()
-        self.observer.schedule(handler, str(self.book.snippets_root), recursive=True)
-        self.observer.start()
-        server.watch(str(trigger))
-        return server
+        return self.serve.watch(server, self.book)
 
     def on_shutdown(self):
-        if getattr(self, "observer", None) is not None:
-            self.observer.stop()
-            self.observer.join()
-        sessions = getattr(self, "sessions", None)
-        if sessions is not None and sessions.is_dir():
-            for chapter in sessions.iterdir():
-                checkpoint.release(chapter)
-            shutil.rmtree(sessions, ignore_errors=True)
-
-    def _build_keeping_failures(self, chapters):
-        """Under serve: build each chapter on its own, so one failing chapter leaves the
-        others built and its page shows the error with the last good outputs."""
-        records, failures = {}, {}
-
-        def one(ch):
-            try:
-                records.update(self.book.build([ch]))
-            except ExecutionError as exc:
-                failures[ch.name] = str(exc)
-                records[ch.name] = read_if_valid(record_path(ch.name, self.book.snippets_root))
-                log.info(f"{ch.page.name} shows this error until it is fixed:\n"
-                         f"{visible(str(exc))}")
-
-        with ThreadPoolExecutor(max_workers=max(1, self.book.jobs)) as pool:
-            list(pool.map(one, chapters))
-        return records, failures
-
-
-def _stale(chapter, record: Record | None) -> Record | None:
-    """The last good record of a failing chapter, with a placeholder for any value it
-    never computed (a binding added since)."""
-    if record is None:
-        return None
-    values = {b.body: record.values.get(b.body, f"[{b.body}: not computed]")
-              for b in chapter.bindings}
-    return dataclasses.replace(record, values=values)  # keeps every other field
+        if self.serve is not None:
+            self.serve.close()
 
 
 def _is_notebook_page(page) -> bool:
     """A chapter's notebook, rendered as a page by mkdocs-jupyter."""
     return page.file.src_uri.startswith("notebooks/") and page.file.src_uri.endswith(".ipynb")
-

@@ -1,19 +1,20 @@
-"""Write each chapter's figures and notebook into the docs folder, for Zensical.
+"""Write each chapter's figures and notebook, and bookrun's assets, into the docs folder,
+for Zensical.
 
 Zensical loads no MkDocs plugin, and files an extension creates during its build do
 not reliably reach the site (see the README, "Building with Zensical"), so this runs
-before it: docs/figures/<chapter>/<name> and docs/notebooks/<chapter>/<chapter>.ipynb,
-the URLs the MkDocs build publishes them at. Both folders are gitignored. A file is
-rewritten only when its bytes differ, and a figure no longer in the record is removed.
+before it: docs/figures/<chapter>/<name>, docs/notebooks/<chapter>/<chapter>.ipynb and
+docs/assets/bookrun/, the URLs the MkDocs build publishes them at. The three folders
+are gitignored. A file is rewritten only when its bytes differ, and a figure no longer
+in the record is removed.
 """
 from __future__ import annotations
 
 import os
 
-from bookrun.store.book import Book
+from bookrun.hosts.publish import assets, notebook_text, write_if_changed
 from bookrun.render.extension import FIGURE, NOTEBOOK
-from bookrun.render.notebook import chapter_notebook, page_title
-from bookrun.store.records import write_atomic
+from bookrun.store.book import Book
 
 
 def prepare(book: Book) -> list[str]:
@@ -24,10 +25,11 @@ def prepare(book: Book) -> list[str]:
 
     def put(rel: str, data: bytes) -> None:
         path = book.docs_dir / rel
-        if not path.is_file() or path.read_bytes() != data:
-            write_atomic(path, data)
+        if write_if_changed(path, data):
             written.append(os.path.relpath(path, book.root))
 
+    for url, source in assets().items():
+        put(url, source.read_bytes())
     for ch in chapters:
         if not book.has_notebook(ch):
             continue
@@ -40,7 +42,5 @@ def prepare(book: Book) -> list[str]:
             if old.name not in names:
                 old.unlink()
                 written.append(os.path.relpath(old, book.root))
-        code = lambda rel: (book.snippets_root / rel).read_text(encoding="utf-8")  # noqa: E731
-        text = chapter_notebook(ch, rec, code, figs, page_title(ch.page))
-        put(NOTEBOOK.format(ch.name), text.encode())
+        put(NOTEBOOK.format(ch.name), notebook_text(book, ch, rec).encode())
     return written

@@ -29,7 +29,7 @@ MAX_FRAMES = 400  # per figure, unless its directive says `max-frames=N`
 MAX_FRAME_KB = 40  # what one frame may add to the default frame, unless `max-frame-kb=N`
 RANGE = re.compile(r"^(?P<a>\S+)\s+to\s+(?P<b>\S+)\s+step\s+(?P<s>\S+)$")
 NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-SCRIPT = "assets/frames.js"  # in the docs folder; loaded only by pages that need it
+SCRIPT = "assets/bookrun/frames.js"  # published by the host; only pages that need it load it
 RADIO_MAX = 4  # a list of more values is a <select>
 
 

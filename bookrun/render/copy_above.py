@@ -9,7 +9,7 @@ enforces it).
 
 The text is built here, at build time: each block carries only its own snippet
 (a small JSON string in a <script> that is never run nor laid out), and the button
-names how many earlier blocks it joins; docs/assets/copy_above.js concatenates
+names how many earlier blocks it joins; render/assets/copy_above.js concatenates
 them on click. So a page's weight grows by its code once, not quadratically.
 
 Rendering is Markdown first (render.render_step adds a placeholder paragraph,

@@ -1,8 +1,8 @@
 """The Markdown extension's core: renders `@run` lines and `{{ }}` values from records.
 
 It never executes, and it knows no host. It learns which page it converts from a
-`PageContext`, which a function given by the host returns (`context_of(md)`):
-bookrun.extension makes it for Zensical, the MkDocs plugin for MkDocs. The math and
+`PageContext`, which a provider the host gives at construction returns (`page_context(md)`):
+bookrun.extension passes Zensical's, the MkDocs plugin its own (bookrun.hosts.mkdocs). The math and
 diagram extensions find the page for their error messages on the Markdown instance
 (`md.bookrun_page`), which this one sets before they run.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 import html
 import posixpath
 import re
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from pathlib import Path
 
 from markdown import Extension
@@ -19,6 +19,7 @@ from markdown.preprocessors import Preprocessor
 
 from bookrun.render import copy_above
 from bookrun.config import BookConfig
+from bookrun.markdown.highlight import missing_filters
 from bookrun.parse.controls import script_url
 from bookrun.model.page import Chapter, PageError
 from bookrun.store.records import Record
@@ -95,12 +96,12 @@ def error_panel(markdown: str, error: str, title: str = STALE) -> str:
 
 
 class BookrunPreprocessor(Preprocessor):
-    def __init__(self, md, config: BookConfig, context_of):
+    def __init__(self, md, config: BookConfig, page_context):
         super().__init__(md)
-        self.config, self.context_of = config, context_of
+        self.config, self.page_context = config, page_context
 
     def run(self, lines: list[str]) -> list[str]:
-        context = self.context_of(self.md)
+        context = self.page_context(self.md)
         self.md.bookrun_page = (context.shown, context.source) if context else None
         if context is None or (context.chapter is None and context.error is None):
             if context is None and any("@run" in ln for ln in lines):
@@ -151,24 +152,42 @@ def chapter_number(meta: dict, title: str | None) -> str | None:
     return m.group(1) if m else None
 
 
+# The Markdown extensions the rendered pages rely on, with what each draws; the MkDocs
+# host refuses a config without them (Python-Markdown would show the markup as text).
+NEEDED = {
+    "attr_list": "the classes of figures, outputs and notebook buttons (`{ .bookrun-figure }`)",
+    "pymdownx.superfences": "each snippet's code and output blocks, with their titles",
+    "pymdownx.blocks.caption": "each figure with its numbered caption",
+}
+NEEDED_FOR_HEADERS = {"md_in_html": "the chapter header (Markdown inside its HTML block)"}
+
+
+def markdown_problems(extensions, extension_configs: dict, config: BookConfig) -> list[str]:
+    """What a host's Markdown setup (the extensions' names and their options) lacks for
+    the pages this extension renders, each said with what needs it: a missing extension,
+    or a Pygments filter the highlighter is told to use and does not have."""
+    needed = dict(NEEDED, **(NEEDED_FOR_HEADERS if config.chapter_headers else {}))
+    have = {n for n in extensions if isinstance(n, str)}
+    problems = [f"add `{name}` to markdown_extensions: bookrun needs it for {why}"
+                for name, why in needed.items() if name not in have]
+    return problems + missing_filters(extension_configs.get("pymdownx.highlight") or {})
+
+
 class BookrunExtension(Extension):
-    """`context_of(md)`: the host's function that names the page being converted."""
+    """The renderer as a Python-Markdown extension.
 
-    def __init__(self, context_of, **kwargs):
-        self.context_of = context_of
-        self.config = {f.name: [getattr(BookConfig(), f.name), f.metadata["doc"]]
-                       for f in fields(BookConfig)}
-        super().__init__(**kwargs)
+    `page_context(md)`: the host's provider of the page being converted (its PageContext,
+    or None), given at construction; `config`: the book's options, or None to read them
+    from this extension's own options (Zensical passes those as keyword arguments)."""
 
-    def book_config(self) -> BookConfig:
-        defaults = BookConfig()
-        return BookConfig.from_options({k: v for k, v in self.getConfigs().items()
-                                        if v != getattr(defaults, k)})
+    def __init__(self, page_context, config: BookConfig | None = None, **options):
+        super().__init__()
+        self.page_context = page_context
+        self.book_config = config if config is not None else BookConfig.from_options(options)
 
     def extendMarkdown(self, md):
-        config = self.book_config()
         # Before whitespace normalisation (30) and fenced code (25): the directives are
         # replaced with the very text the page shows, fences and all.
-        md.preprocessors.register(BookrunPreprocessor(md, config, self.context_of),
+        md.preprocessors.register(BookrunPreprocessor(md, self.book_config, self.page_context),
                                   "bookrun", 32)
         copy_above.register(md)  # the HTML of the placeholders render_step writes

@@ -84,6 +84,39 @@ def test_option_table_names_missing_markers(tmp_path, monkeypatch, capsys):
     assert "AUTHORING.md: needs <!-- options:start -->" in capsys.readouterr().err
 
 
+def test_the_json_schema_is_current_and_takes_this_books_options(tmp_path, monkeypatch, capsys):
+    """docs/schema.json is BookConfig's, and this book's mkdocs.yml passes it."""
+    import json
+
+    import jsonschema
+
+    from bookrun.config import BookConfig, extension_options, plugin_options, read_site_config
+    tool = load_option_table()
+    shipped = (ROOT / "docs" / "schema.json").read_text(encoding="utf-8")
+    assert tool.schema() == shipped, \
+        "docs/schema.json is out of date: run python tools/option_table.py"
+    schema = json.loads(shipped)
+    jsonschema.Draft7Validator.check_schema(schema)
+    options = schema["definitions"]["options"]["properties"]
+    assert set(options) == set(BookConfig.__dataclass_fields__)
+    site = read_site_config(ROOT)
+    for name, options in [("bookrun", plugin_options(site)),
+                          ("bookrun.extension", extension_options(site))]:
+        jsonschema.validate({name: options}, schema)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({"bookrun.extension": {"timeout": "soon"}}, schema)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({"bookrun": {"colour": "red"}}, schema)
+
+    stale = tmp_path / "schema.json"
+    stale.write_text(shipped.replace('"timeout"', '"time_limit"'), encoding="utf-8")
+    monkeypatch.setattr(tool, "SCHEMA", stale)
+    assert tool.main(["--check"]) == 1
+    assert f"out of date: {stale};" in capsys.readouterr().err
+    assert tool.main([]) == 0
+    assert stale.read_text(encoding="utf-8") == shipped
+
+
 def test_readme_is_short():
     size = len((ROOT / "README.md").read_bytes())
     assert size <= README_LIMIT, f"README.md is {size} bytes; at most {README_LIMIT}"

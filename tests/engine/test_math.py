@@ -170,6 +170,7 @@ plugins:
   - bookrun:
       timeout: 60
 markdown_extensions:
+  - attr_list
   - bookrun.markdown.math
   - pymdownx.superfences
   - pymdownx.blocks.caption

@@ -260,8 +260,8 @@ def test_the_plugin_refuses_a_time_limit_of_zero_or_less_naming_the_variable(tmp
     result = mkdocs_build(tmp_path, "# Demo\n@run demo/a.py\n", {"a.py": "print(1)\n"},
                           {"BOOKRUN_TIMEOUT": value}, timeout="!ENV [BOOKRUN_TIMEOUT, 60]")
     assert result.returncode == 1
-    assert (f"bookrun: the time limit must be a positive number of seconds; "
-            f"BOOKRUN_TIMEOUT='{value}', which mkdocs.yml reads, gives {value}") in result.stderr
+    assert (f"bookrun: BOOKRUN_TIMEOUT: not a positive number of seconds: "
+            f"'{value}'") in result.stderr, result.stderr
     assert not (tmp_path / "snippets" / "demo" / "_record.json").exists()
 
 

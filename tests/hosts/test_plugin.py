@@ -7,6 +7,9 @@ import sys
 import textwrap
 import time
 import urllib.request
+from pathlib import Path
+
+import bookrun
 
 
 CONFIG = """\
@@ -136,6 +139,80 @@ def test_execution_switched_off_shows_code_only(tmp_path):
     assert "snippets/demo/plot.py" in html and "bookrun-output" not in html
     assert "<code>what</code>" in html
     assert "Figure:" not in html and "Alt:" not in html  # no figure, and no stray caption
+
+
+def test_the_extensions_snippets_dir_and_timeout_reach_mkdocs_build(tmp_path):
+    """Given on `bookrun.extension` (not on the plugin), both options are the build's, as
+    they are `python -m bookrun check`'s: the plugin's own defaults used to win."""
+    config = CONFIG.replace("  - bookrun:\n      timeout: 60\n", "  - bookrun\n").replace(
+        "markdown_extensions:\n", "markdown_extensions:\n  - bookrun.extension:\n"
+        "      snippets_dir: code\n      timeout: 3\n")
+    (tmp_path / "code" / "demo").mkdir(parents=True)
+    (tmp_path / "code" / "demo" / "slow.py").write_text("import time\n\ntime.sleep(60)\n")
+    t0 = time.monotonic()
+    proc = build(tmp_path, "# Demo\n\n@run demo/slow.py\n", {}, config=config)
+    assert proc.returncode != 0
+    assert "snippet not found" not in proc.stderr, proc.stderr  # found in code/, not snippets/
+    assert ("timed out after 3 s while running code/demo/slow.py:3") in proc.stderr, proc.stderr
+    assert time.monotonic() - t0 < 45  # not the 60 s the snippet sleeps
+
+
+def test_an_option_given_on_both_the_plugin_and_the_extension_is_refused(tmp_path):
+    config = CONFIG.replace("markdown_extensions:\n", "markdown_extensions:\n"
+                            "  - bookrun.extension:\n      timeout: 90\n")
+    proc = build(tmp_path, "# Demo\n", {}, config=config)
+    assert proc.returncode != 0
+    assert ("bookrun: option 'timeout' is given twice, in mkdocs.yml: plugins: bookrun and in "
+            "mkdocs.yml: bookrun.extension: keep one") in proc.stderr, proc.stderr
+    assert not (tmp_path / "site").exists()
+
+
+def test_a_markdown_extension_the_pages_need_is_named_when_missing(tmp_path):
+    proc = build(tmp_path, "# Demo\n", {}, config=CONFIG.replace("  - attr_list\n", ""))
+    assert proc.returncode != 0
+    assert ("mkdocs.yml: add `attr_list` to markdown_extensions: bookrun needs it for the "
+            "classes of figures") in proc.stderr, proc.stderr
+    # Headers are an option: only a book that turns them on needs md_in_html.
+    headers = CONFIG.replace("      timeout: 60\n",
+                             "      timeout: 60\n      chapter_headers: true\n")
+    proc = build(tmp_path, "# Demo\n", {}, config=headers)
+    assert proc.returncode != 0
+    assert "add `md_in_html` to markdown_extensions" in proc.stderr, proc.stderr
+    assert "attr_list" not in proc.stderr
+
+
+def test_the_plugins_options_are_the_config_fields_and_the_environment_wins_once():
+    """In-process: one schema for both places; the variables override what either gives."""
+    import dataclasses
+
+    import pytest
+
+    from bookrun.config import BookConfig, ConfigError
+    from bookrun.hosts.mkdocs import BookrunConfig
+    fields = [f.name for f in dataclasses.fields(BookConfig)]
+    assert [name for name, _ in BookrunConfig._schema] == fields
+    assert all(option.default is None for _, option in BookrunConfig._schema)  # defaults: once
+    places = [("plugin", {"execute": True, "timeout": 60}), ("extension", {"colab_base": "x"})]
+    config = BookConfig.from_sources(places, {"BOOKRUN_EXECUTE": "false", "BOOKRUN_TIMEOUT": "9"})
+    assert (config.execute, config.timeout, config.colab_base) == (False, 9.0, "x")
+    assert BookConfig.from_sources(places, {"BOOKRUN_TIMEOUT": " "}).timeout == 60.0  # unset
+    with pytest.raises(ConfigError, match=r"^BOOKRUN_FROZEN: not true or false: 'maybe'$"):
+        BookConfig.from_sources(places, {"BOOKRUN_FROZEN": "maybe"})
+    with pytest.raises(ConfigError, match=r"^plugin: min_alt_words must be a whole number"):
+        BookConfig.from_sources([("plugin", {"min_alt_words": True})], {})
+
+
+def test_the_plugin_publishes_its_assets_and_the_pages_link_them(tmp_path):
+    proc = build(tmp_path, "# Demo\n\n@run demo/a.py\n", {"a.py": "print(1)\n"})
+    assert proc.returncode == 0, proc.stderr
+    site = tmp_path / "site"
+    for name in ("bookrun.css", "copy_above.js", "frames.js"):
+        shipped = Path(bookrun.__file__).parent / "render" / "assets" / name
+        assert (site / "assets" / "bookrun" / name).read_bytes() == shipped.read_bytes()
+    html = (site / "demo" / "index.html").read_text()
+    assert 'href="../assets/bookrun/bookrun.css"' in html
+    assert 'src="../assets/bookrun/copy_above.js"' in html
+    assert "frames.js" not in html  # only a page with an interactive figure loads it
 
 
 def free_port() -> int:

@@ -102,7 +102,9 @@ def test_fixture_site_needs_prepare_and_fresh_records(tmp_path):
     assert ("docs/demo.md:3: docs/figures/demo/a-1.svg is missing or differs from the record; "
             "run `python -m bookrun prepare`") in unprepared.stderr, unprepared.stderr
 
-    assert sorted(prepare(book)) == ["docs/figures/demo/a-1.svg", "docs/notebooks/demo/demo.ipynb"]
+    assets = [f"docs/assets/bookrun/{n}" for n in ("bookrun.css", "copy_above.js", "frames.js")]
+    assert sorted(prepare(book)) == assets + ["docs/figures/demo/a-1.svg",
+                                              "docs/notebooks/demo/demo.ipynb"]
     assert prepare(book) == []  # nothing rewritten when nothing changed
     built = zensical_build(tmp_path)
     assert built.returncode == 0, built.stderr
@@ -111,6 +113,8 @@ def test_fixture_site_needs_prepare_and_fresh_records(tmp_path):
     assert 'src="../figures/demo/a-1.svg"' in page
     assert 'download href="../notebooks/demo/demo.ipynb"' in page
     assert (tmp_path / "site" / "notebooks" / "demo" / "demo.ipynb").is_file()
+    for asset in assets:  # bookrun's scripts and stylesheet, which no plugin adds here
+        assert (tmp_path / "site" / asset.removeprefix("docs/")).is_file(), asset
 
     # MkDocs publishes its own copies at the same paths: the prepared ones must cause no
     # duplicate file, and mkdocs-jupyter must not take the prepared .ipynb for a page.

@@ -148,7 +148,7 @@ def wait_for_text(tab, text: str) -> None:
 
 def test_nothing_is_fetched_before_the_figure_comes_near(tab):
     assert tab.open("demo") == []
-    assert any(u.endswith("/assets/frames.js") for u in tab.requests)
+    assert any(u.endswith("/assets/bookrun/frames.js") for u in tab.requests)
     assert frames_requested(tab) == []
     tab.page.evaluate(NEXT_FRAME, None)
     assert frames_requested(tab) == []  # the figure is many screens down

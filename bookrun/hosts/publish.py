@@ -1,0 +1,72 @@
+"""What both hosts publish beside the pages: the book built, each chapter's notebook, and
+bookrun's own scripts and stylesheet (shipped in bookrun/render/assets/).
+
+The MkDocs plugin adds these to the site itself; `python -m bookrun prepare` writes them
+into the docs folder for Zensical, which loads no plugin. Both publish them at the same
+addresses, so a page links them the same way under either generator."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from bookrun.model.page import Chapter, ExecutionError, PageError
+from bookrun.model.text import visible
+from bookrun.render.notebook import chapter_notebook, page_title
+from bookrun.store.book import Book
+from bookrun.store.records import Record, write_atomic
+
+ASSET_DIR = Path(__file__).resolve().parent.parent / "render" / "assets"
+ASSET_URL = "assets/bookrun/{}"  # in the site (and, for Zensical, in the docs folder)
+STYLESHEETS = ["bookrun.css"]  # on every page
+SCRIPTS = ["copy_above.js"]  # on every page
+# Loaded only by the pages that need it (bookrun.parse.controls.SCRIPT names its address).
+ON_DEMAND = ["frames.js"]
+
+
+class BuildError(Exception):
+    """A page or chapter error, written out for a terminal (an error may quote a snippet's
+    output, and `\\x1b[2J` would clear the screen)."""
+
+
+@dataclass(frozen=True)
+class Published:
+    """What a page's chapter has, as the host published it."""
+
+    chapter: Chapter
+    record: Record | None  # None: execution switched off
+    failure: str | None = None  # under serve: the chapter's error, record its last good run
+    notebook_page: bool = False  # the notebook is rendered as a page too (mkdocs-jupyter)
+
+
+def build(book: Book, execute: bool = True) -> tuple[list[Chapter], dict[str, Record]]:
+    """Every chapter, and the records of those executed (or reused); none when `execute`
+    is off. A page or chapter error is a BuildError."""
+    try:
+        chapters = book.chapters()
+        return chapters, (book.build(chapters) if execute else {})
+    except (PageError, ExecutionError) as exc:
+        raise BuildError(visible(str(exc))) from None
+
+
+def notebook_text(book: Book, chapter: Chapter, record: Record) -> str:
+    """The chapter's notebook, from its record and code."""
+    return chapter_notebook(chapter, record, lambda rel: read_code(book, rel),
+                            book.figure_dir(chapter.name), page_title(chapter.page))
+
+
+def read_code(book: Book, rel: str) -> str:
+    return (book.snippets_root / rel).read_text(encoding="utf-8")
+
+
+def assets() -> dict[str, Path]:
+    """Each shipped asset's address in the site, and its file in the package."""
+    return {ASSET_URL.format(name): ASSET_DIR / name
+            for name in STYLESHEETS + SCRIPTS + ON_DEMAND}
+
+
+def write_if_changed(path: Path, data: bytes) -> bool:
+    """Write `path` only when its bytes differ (a rebuild then touches nothing)."""
+    if path.is_file() and path.read_bytes() == data:
+        return False
+    write_atomic(path, data)
+    return True
