@@ -52,6 +52,15 @@ class BookConfig:
         "its name) when the snippets imported that module. Kept as the record's platform: "
         "a `platform-bound` snippet is compared exactly only on the platform that recorded "
         "it.", default_factory=dict)
+    sandbox: str = _doc("`off` runs snippets unconfined, on purpose (the build says so on "
+                        "every run); otherwise they run in bubblewrap, and a machine where "
+                        "it cannot start refuses to run them. `BOOKRUN_SANDBOX=off` also "
+                        "turns it off.", default="on")
+    disk_mb: int = _doc("Megabytes of each private tmpfs of a session (/tmp, /var/tmp, "
+                        "/dev/shm, home) and the largest file it may write.", default=512)
+    pass_env: tuple[str, ...] = _doc("Environment variables a session may see besides PATH, "
+                                     "the locale (LANG, LC_*), TZ and BOOKRUN_*: every "
+                                     "other one is withheld from snippets.", default=())
 
     @classmethod
     def from_options(cls, options: dict, where: str = "bookrun.extension") -> "BookConfig":
@@ -82,6 +91,16 @@ class BookConfig:
                                       "{name: expression}")
                 value = {str(m): {str(k): str(e) for k, e in reads.items()}
                          for m, reads in value.items()}
+            elif key == "sandbox":
+                # YAML reads a bare `off` as false, and `on` as true.
+                value = {False: "off", True: "on"}.get(value, value) \
+                    if isinstance(value, bool) else str(value).strip().lower()
+                if value not in ("on", "off"):
+                    raise ConfigError(f"{where}: sandbox must be on or off, not {value!r}")
+            elif key == "disk_mb":
+                if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+                    raise ConfigError(f"{where}: disk_mb must be a positive number of "
+                                      "megabytes")
             elif not isinstance(value, type(default)):
                 raise ConfigError(f"{where}: {key} must be a {type(default).__name__}")
             values[key] = value

@@ -21,7 +21,7 @@ from bookrun.parse.chapter import read_chapter
 from bookrun.store.audit import unexplained_numbers
 from bookrun.store.records import (Record, figures_path, read_if_present, read_record, record_path, release,
                      sha256, versions, write_atomic)
-from bookrun.execute.session import WORKER_ENV, execute
+from bookrun.execute.session import WORKER_ENV, SessionPolicy, execute
 
 
 @dataclass
@@ -163,7 +163,9 @@ class Book:
                 if self.checkpoints is not None else None)
         return execute(chapter, self.root, self.snippets_root, self.cache / "scratch", self.timeout,
                        self.checkpoints, keys, self.config.fingerprint,
-                       self.config.memory_gb)
+                       self.config.memory_gb,
+                       SessionPolicy(self.config.sandbox, self.config.disk_mb,
+                                     self.config.pass_env))
 
     def build(self, chapters=None, force=False) -> dict[str, Record]:
         """Reuse fresh records; execute (and record) the rest."""

@@ -651,8 +651,8 @@ def test_written_files_follow_the_umask(tmp_path, umask):
 # -- serve: a save re-runs the chapter from the edited snippet ----------------------
 RESUME_PAGE = "# Demo\n@run demo/a.py\n@run demo/b.py\n@run demo/c.py\n\nLast {{ z | .3f }}.\n"
 RESUME_CODE = {
-    # The file counts how many times the chapter ran from its first snippet. It lies
-    # outside the book, which a sandboxed session may not write to (bookrun.execute.sandbox).
+    # The file counts how many times the chapter ran from its first snippet (the `kept`
+    # fixture says where it lies).
     "a.py": "import numpy as np\n_ = open(STARTS, 'a').write('a')\n"
             "rng = np.random.default_rng(0)\nprint(rng.normal(size=2).round(4))\n",
     "b.py": PLOT.replace("[0, 1, 4]", "rng.normal(size=3)"),
@@ -665,17 +665,20 @@ def kept(tmp_path):
     """A book whose builds keep their sessions, as under `mkdocs serve`."""
     book_root = tmp_path / "book"
     book_root.mkdir()
+    kept_root = Path(tempfile.mkdtemp(prefix="bk-"))  # socket names must be short
+    # The count of starts goes where a session under serve may write: the kept sessions'
+    # folder (everything else but its scratch is read-only or private to it).
     code = dict(RESUME_CODE, **{"a.py": RESUME_CODE["a.py"].replace(
-        "STARTS", repr(str(tmp_path / "starts.txt")))})
+        "STARTS", repr(str(kept_root / "starts.txt")))})
     book = make_book(book_root, RESUME_PAGE, code)
-    book.checkpoints = Path(tempfile.mkdtemp(prefix="bk-"))  # socket names must be short
+    book.checkpoints = kept_root
     yield book
     checkpoint.release(book.checkpoints / "demo")
     shutil.rmtree(book.checkpoints, ignore_errors=True)
 
 
 def starts(book) -> int:
-    return len((book.root.parent / "starts.txt").read_text())
+    return len((book.checkpoints / "starts.txt").read_text())
 
 
 def test_a_save_re_runs_from_the_edited_snippet_as_a_fresh_run_would(kept):
