@@ -88,9 +88,15 @@ def main(argv=None, root: Path | None = None) -> int:
     problems = checked.problems
     for p in problems:  # a diff quotes outputs: written out, never acted on
         print(visible(p) + "\n", file=sys.stderr)
+    if checked.corrupt:
+        names = " ".join(checked.corrupt)
+        print(f"bookrun: corrupt record(s) of {names}: `python -m bookrun update {names}` "
+              "writes them afresh from this machine's run; commit the result", file=sys.stderr)
+    if checked.differing:
+        names = " ".join(checked.differing)
+        print(f"bookrun: {names} differ(s) from the record(s); if the change is intended, run "
+              f"`python -m bookrun update {names}` and commit the records", file=sys.stderr)
     if problems:
-        print(f"bookrun: {len(problems)} difference(s); if the change is intended, run "
-              "`python -m bookrun update` and commit the records", file=sys.stderr)
         return 1
     print(f"bookrun: {len(chapters)} chapter(s) match their records")
     return 0

@@ -7,7 +7,7 @@ import shutil
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from bookrun import config as book_config
@@ -211,14 +211,17 @@ class Book:
             shutil.rmtree(run.workdir, ignore_errors=True)  # committed figures stay as they are
             problems += unexplained_numbers(ch, got, self.snippets_root,
                                             os.path.relpath(ch.page, self.root))
-            verdict = "matches its record" if not problems else "DIFFERS from its record"
+            verdict = ("matches its record" if not problems else
+                       "has a CORRUPT record" if unreadable else "DIFFERS from its record")
             self.log(f"bookrun: {ch.name:<18} {verdict} ({time.perf_counter() - t0:.1f} s)")
-            return problems, notes, got
+            return problems, notes, got, bool(unreadable)
 
         found = self._execute_all(chapters, task)
         return Checked([p for ch in chapters for p in found[ch.name][0]],
                        [n for ch in chapters for n in found[ch.name][1]],
-                       {ch.name: found[ch.name][2] for ch in chapters})
+                       {ch.name: found[ch.name][2] for ch in chapters},
+                       [ch.name for ch in chapters if found[ch.name][0] and not found[ch.name][3]],
+                       [ch.name for ch in chapters if found[ch.name][3]])
 
 
 @dataclass
@@ -226,6 +229,8 @@ class Checked:
     problems: list[str]  # each fails the check
     notes: list[str]  # what a reader of the check should know: other platform, versions
     fresh: dict[str, Record]  # this machine's run of each chapter (the chapter tests read it)
+    differing: list[str] = field(default_factory=list)  # chapters whose outputs differ
+    corrupt: list[str] = field(default_factory=list)  # chapters whose record cannot be read
 
 
 def compare(chapter: Chapter, expected: Record | None, got: Record, where: str,
