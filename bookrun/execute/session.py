@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -52,6 +53,10 @@ TIMEOUT_HINT = "raise the limit with BOOKRUN_TIMEOUT=SECONDS or --timeout SECOND
 
 
 DEFAULT_DISK_MB = sandbox.DEFAULT_DISK_MB
+# The workers of this process's running sessions (leader pid -> its live folder), so
+# that a Ctrl-C can end them all at once (stop_all).
+_running: dict[int, Path] = {}
+_running_lock = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -178,6 +183,8 @@ def _run_worker(chapter: Chapter, root: Path, work: Path, job: dict, timeout: fl
             prefix + [sys.executable, "-m", "bookrun.execute.worker", str(work / "job.json")],
             cwd=root, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=out,
             start_new_session=True)  # its own process group, ended as one below
+    with _running_lock:
+        _running[proc.pid] = Path(job["live"])
     try:
         code = proc.wait(timeout=timeout + KILL_GRACE)
         if prefix and code > 128:  # bwrap reports a signal as a shell does
@@ -187,7 +194,18 @@ def _run_worker(chapter: Chapter, root: Path, work: Path, job: dict, timeout: fl
     finally:
         processes.end_group(proc.pid, processes.kept(Path(job["live"])))
         proc.wait()
+        with _running_lock:
+            _running.pop(proc.pid, None)
     return _outcome(chapter, work, job, timeout, code, log.read_text(errors="replace"))
+
+
+def stop_all() -> None:
+    """End every running session's worker and what it started (Ctrl-C): each waiting
+    thread then sees its session die, and removes its scratch folder."""
+    with _running_lock:
+        running = dict(_running)
+    for leader, live in running.items():
+        processes.end_group(leader, processes.kept(live))
 
 
 def remove_stale_scratch(scratch: Path, name: str) -> None:

@@ -20,7 +20,7 @@ import sys
 import time
 from pathlib import Path
 
-from bookrun.store.book import Book
+from bookrun.store.book import Book, Interrupted
 from bookrun.config import ConfigError
 from bookrun.model.page import ExecutionError, PageError
 from bookrun.parse.chapter import read_chapter
@@ -83,6 +83,9 @@ def main(argv=None, root: Path | None = None) -> int:
     except (PageError, ExecutionError, ConfigError) as exc:
         print(f"bookrun: error: {visible(str(exc))}", file=sys.stderr)
         return 1
+    except Interrupted as exc:
+        print(f"bookrun: {exc}", file=sys.stderr)
+        return 130  # as a shell reports SIGINT
     for note in checked.notes:
         print(f"bookrun: note: {visible(note)}", file=sys.stderr)
     problems = checked.problems

@@ -4,6 +4,7 @@ from __future__ import annotations
 import difflib
 import os
 import shutil
+import signal
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -21,6 +22,7 @@ from bookrun.parse.chapter import read_chapter
 from bookrun.store.audit import unexplained_numbers
 from bookrun.store.records import (Record, figures_path, read_if_present, read_record, record_path, release,
                      sha256, versions, write_atomic)
+from bookrun.execute import session
 from bookrun.execute.session import WORKER_ENV, SessionPolicy, execute
 
 
@@ -152,8 +154,21 @@ class Book:
                 errors.append(str(exc))
                 self.log(f"bookrun: {ch.name:<18} FAILED after {time.perf_counter() - t0:.1f} s")
 
-        with ThreadPoolExecutor(max_workers=max(1, self.jobs)) as pool:
+        pool = ThreadPoolExecutor(max_workers=max(1, self.jobs))
+        try:
             list(pool.map(one, chapters))
+        except KeyboardInterrupt:
+            # A second Ctrl-C must not cut the cleanup short: the sessions end, each
+            # thread removes its scratch, and only whole records were written.
+            previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+            try:
+                session.stop_all()
+                pool.shutdown(wait=True, cancel_futures=True)
+            finally:
+                signal.signal(signal.SIGINT, previous)
+            raise Interrupted(sorted(results), sorted(c.name for c in chapters
+                                                      if c.name not in results)) from None
+        pool.shutdown(wait=True)
         if errors:
             raise ExecutionError("\n\n".join(sorted(errors)))
         return results
@@ -222,6 +237,19 @@ class Book:
                        {ch.name: found[ch.name][2] for ch in chapters},
                        [ch.name for ch in chapters if found[ch.name][0] and not found[ch.name][3]],
                        [ch.name for ch in chapters if found[ch.name][3]])
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C during a run: which chapters had finished (their records written whole)
+    and which had not (nothing of them written)."""
+
+    def __init__(self, finished: list[str], stopped: list[str]):
+        super().__init__(finished, stopped)
+        self.finished, self.stopped = finished, stopped
+
+    def __str__(self) -> str:
+        return (f"interrupted: finished {', '.join(self.finished) or 'none'}; stopped "
+                f"{', '.join(self.stopped) or 'none'} (nothing of those written)")
 
 
 @dataclass

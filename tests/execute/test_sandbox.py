@@ -4,9 +4,11 @@ its own, and no session at all where the sandbox cannot start unless the book sa
 import ast
 import os
 import pwd
+import signal
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -227,3 +229,54 @@ def test_the_font_cache_is_built_before_any_snippet_and_never_becomes_output(tmp
 def test_the_summary_names_the_protection_in_force():
     assert "bubblewrap sandbox" in sandbox.describe("on")
     assert "SANDBOX OFF" in sandbox.describe("off")
+
+
+def test_ctrl_c_stops_every_session_at_once_and_leaves_nothing_half_done(tmp_path):
+    """A first SIGINT ends the running sessions within seconds, removes their scratch,
+    writes no record of an unfinished chapter and says in one line what was done."""
+    marker = f"sleep {600 + os.getpid() % 1000}.5"
+    book = two_chapters(tmp_path, f"import subprocess, time\n_ = subprocess.Popen("
+                                  f"{marker.split()!r})\ntime.sleep(120)\n")
+    (book.snippets_root / "b" / "s.py").write_text("print('quick')\n")
+    env = dict(os.environ, PYTHONPATH=str(ROOT), BOOKRUN_TIMEOUT="300")
+    proc = subprocess.Popen([sys.executable, "-m", "bookrun", "update"], cwd=tmp_path,
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    scratch = tmp_path / ".cache" / "bookrun" / "scratch"
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and not (
+                (book.snippets_root / "b" / "_record.json").exists() and running(marker)):
+            time.sleep(0.1)
+        assert running(marker), "chapter a never started its child"
+        t0 = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+        took = time.monotonic() - t0
+    finally:
+        proc.kill()
+    assert took < 5, f"Ctrl-C took {took:.1f} s"
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err
+    lines = [ln for ln in err.splitlines() if "interrupted" in ln]
+    assert lines == ["bookrun: interrupted: finished b; stopped a (nothing of those written)"]
+    assert not (book.snippets_root / "a" / "_record.json").exists()
+    assert (book.snippets_root / "b" / "_record.json").exists()
+    assert list(scratch.iterdir()) == [] if scratch.exists() else True
+    end = time.monotonic() + 5
+    while running(marker) and time.monotonic() < end:
+        time.sleep(0.05)
+    assert running(marker) == []
+
+
+def running(marker: str) -> list[str]:
+    """Command lines of this machine's processes that hold `marker`."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and marker in (entry / "cmdline").read_bytes() \
+                    .replace(b"\0", b" ").decode() and \
+                    (entry / "stat").read_text().rsplit(")", 1)[1].split()[0] != "Z":
+                found.append(entry.name)
+        except (OSError, IndexError):
+            continue
+    return found
