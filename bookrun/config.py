@@ -78,6 +78,15 @@ class BookConfig:
     number_figures: bool = _option("Number each chapter's figures (3.1, 3.2, ...) from its nav "
                                    "title or its `chapter:` front matter, and fail on prose that "
                                    "names a figure the chapter lacks.", default=False)
+    sandbox: str = _option("`off` runs snippets unconfined, on purpose (every run says so); "
+                           "otherwise they run in bubblewrap, and where it cannot start "
+                           "nothing runs. `BOOKRUN_SANDBOX` overrides it.",
+                           env="BOOKRUN_SANDBOX", default="on")
+    disk_mb: int = _option("Megabytes of each private tmpfs of a session (/tmp, /var/tmp, "
+                           "/dev/shm, home) and the largest file it may write.", default=512)
+    pass_env: tuple[str, ...] = _option("Environment variables a session may see besides PATH, "
+                                        "the locale (LANG, LC_*), TZ and BOOKRUN_*: every "
+                                        "other one is withheld from snippets.", default=())
 
     @classmethod
     def from_options(cls, options: dict, where: str = EXTENSION) -> "BookConfig":
@@ -168,6 +177,8 @@ def _yaml(value, json: bool = False):
 
 def _from_env(name: str, text: str, default):
     """An environment variable's text as the field's type, or an error naming it."""
+    if isinstance(default, str):
+        return text
     if isinstance(default, bool):
         if text.lower() not in _TRUE | _FALSE:
             raise ConfigError(f"{name}: not true or false: {text!r}")
@@ -183,7 +194,16 @@ def _from_env(name: str, text: str, default):
 
 def _checked(key: str, value, where: str, default):
     """`value` as the field's type; a wrong one names where it was given."""
-    if isinstance(default, bool):
+    if key == "sandbox":
+        # YAML reads a bare `off` as false and `on` as true.
+        value = ({False: "off", True: "on"}[value] if isinstance(value, bool)
+                 else str(value).strip().lower())
+        if value not in ("on", "off"):
+            raise ConfigError(f"{where}: sandbox must be on or off, not {value!r}")
+    elif key == "disk_mb":
+        if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+            raise ConfigError(f"{where}: disk_mb must be a positive number of megabytes")
+    elif isinstance(default, bool):
         if not isinstance(value, bool):
             raise ConfigError(f"{where}: {key} must be true or false")
     elif isinstance(default, tuple):

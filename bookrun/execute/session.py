@@ -9,13 +9,15 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from bookrun.execute.worker import checkpoint
 from bookrun.parse import controls as interactive
 from bookrun.execute.worker import processes
-from bookrun.execute import sandbox
+from bookrun.execute import environment, sandbox
 from bookrun.model.page import Chapter, ExecutionError, Run, SnippetRun, Step
 
 DEFAULT_TIMEOUT = 300.0
@@ -50,6 +52,21 @@ OWNER = "owner.pid"  # in a session's scratch folder: the process that made it
 TIMEOUT_HINT = "raise the limit with BOOKRUN_TIMEOUT=SECONDS or --timeout SECONDS"
 
 
+DEFAULT_DISK_MB = sandbox.DEFAULT_DISK_MB
+# The workers of this process's running sessions (leader pid -> its live folder), so
+# that a Ctrl-C can end them all at once (stop_all).
+_running: dict[int, Path] = {}
+_running_lock = threading.Lock()
+
+
+@dataclass(frozen=True)
+class SessionPolicy:
+    """How confined a session is: the book's `sandbox`, `disk_mb` and `pass_env`."""
+    sandbox: str = ""  # "off": unconfined on purpose; anything else: bubblewrap or refuse
+    disk_mb: int = DEFAULT_DISK_MB
+    pass_env: tuple[str, ...] = ()
+
+
 def limits(step: Step) -> dict:
     lines = step.options.get("max-output", MAX_OUTPUT_LINES)
     return {
@@ -66,14 +83,17 @@ def limits(step: Step) -> dict:
 def execute(chapter: Chapter, root: Path, snippets_root: Path, scratch: Path,
             timeout: float = DEFAULT_TIMEOUT, checkpoints: Path | None = None,
             resume_keys: list[str] | None = None, fingerprint: dict | None = None,
-            memory_gb: float = DEFAULT_MEMORY_GB) -> Run:
+            memory_gb: float = DEFAULT_MEMORY_GB,
+            policy: SessionPolicy = SessionPolicy()) -> Run:
     """Run the chapter in a fresh session; with `checkpoints` (serve only), from the
     newest kept session whose earlier snippets are unchanged, keeping new ones.
     `resume_keys[k]` names the session's state before step k (bookrun.store.key).
 
     `fingerprint` (BookConfig.fingerprint) says what to read of the libraries the
     session imported, as the run's platform."""
-    sandbox.tell_once(lambda message: print(message, file=sys.stderr, flush=True))
+    sandbox.require(policy.sandbox)  # refused before anything is made (fail closed)
+    sandbox.tell_once(lambda message: print(message, file=sys.stderr, flush=True),
+                      policy.sandbox)
     scratch.mkdir(parents=True, exist_ok=True)
     remove_stale_scratch(scratch, chapter.name)
     work = Path(tempfile.mkdtemp(dir=scratch, prefix=f"{chapter.name}-")).resolve()
@@ -88,6 +108,7 @@ def execute(chapter: Chapter, root: Path, snippets_root: Path, scratch: Path,
         "result": str(work / "result.json"),
         "timeout": timeout,
         "memory_gb": memory_gb,
+        "disk_mb": policy.disk_mb,
         "fingerprint": fingerprint or {},
         "steps": [{
             "path": f"{rel}/{s.snippet}",
@@ -106,7 +127,7 @@ def execute(chapter: Chapter, root: Path, snippets_root: Path, scratch: Path,
         job.update(checkpoints=str(checkpoints / chapter.name), owner=os.getpid())
     try:
         try:
-            result = _run(chapter, root, work, job, timeout, keys)
+            result = _run(chapter, root, work, job, timeout, keys, policy)
         except ExecutionError:
             raise
         except Exception as exc:  # noqa: BLE001 - under serve, it must reach the page
@@ -122,7 +143,7 @@ def execute(chapter: Chapter, root: Path, snippets_root: Path, scratch: Path,
                result["platform"])
 
 
-def _run(chapter, root, work, job, timeout, keys) -> dict:
+def _run(chapter, root, work, job, timeout, keys, policy) -> dict:
     job["deadline"] = time.time() + timeout
     for key in reversed(keys[1:]):  # the newest kept session that still holds
         path = Path(job["checkpoints"]) / f"{key}.sock"
@@ -134,26 +155,26 @@ def _run(chapter, root, work, job, timeout, keys) -> dict:
             err = (work / "live" / "stderr")
             return _outcome(chapter, work, job, timeout, None if killed else code,
                             err.read_text(errors="replace") if err.is_file() else "")
-    return _run_worker(chapter, root, work, job, timeout)
+    return _run_worker(chapter, root, work, job, timeout, policy)
 
 
-def _run_worker(chapter: Chapter, root: Path, work: Path, job: dict, timeout: float) -> dict:
+def _run_worker(chapter: Chapter, root: Path, work: Path, job: dict, timeout: float,
+                policy: SessionPolicy) -> dict:
     (work / "job.json").write_text(json.dumps(job))
-    env = dict(os.environ, **WORKER_ENV, **{MARKER: str(work)})
-    # Matplotlib's own settings and font list, private to the book: a reader's
-    # ~/.config/matplotlib cannot restyle a figure, and a font cache that another Python
-    # left without matplotlib's bundled fonts (seen: one written while its virtualenv was
-    # being deleted) cannot swap DejaVu Sans for the system's copy, which draws other paths.
-    # Beside scratch (kept: a cache), not in it: a run leaves no scratch behind.
-    mpl = work.parent.parent / "matplotlib"
-    mpl.mkdir(exist_ok=True)
-    env["MPLCONFIGDIR"] = str(mpl)
-    # The whole scratch folder: a kept session (serve) resumes into a later run's folder.
-    writable = [work.parent, mpl] + ([Path(job["checkpoints"]).parent]
-                                     if "checkpoints" in job else [])
+    # Nothing of the machine's environment but the allow-list (bookrun.execute.environment).
+    env = environment.session_env(work, {**WORKER_ENV, MARKER: str(work)}, policy.pass_env)
+    # Matplotlib's settings and font list, the session's own copy of the engine's: a
+    # reader's ~/.config/matplotlib cannot restyle a figure, and no snippet can change
+    # another chapter's figures through it (bookrun.execute.environment).
+    env["MPLCONFIGDIR"] = str(environment.private_matplotlib(work))
+    # Writable: the session's own scratch; under serve the whole scratch folder (a kept
+    # session resumes into a later run's folder) and the kept sessions' folder.
+    writable = [work] + ([work.parent, Path(job["checkpoints"]).parent]
+                         if "checkpoints" in job else [])
     if "checkpoints" in job:
         Path(job["checkpoints"]).parent.mkdir(parents=True, exist_ok=True)
-    prefix = sandbox.command(root, writable, keep_sessions="checkpoints" in job)
+    prefix = sandbox.command(root, writable, keep_sessions="checkpoints" in job,
+                             mode=policy.sandbox, disk_mb=policy.disk_mb)
     # The worker's own messages go to a file, not a pipe: a child process that inherits
     # a pipe keeps it open, and a read waiting for its end would wait as long as it lives.
     log = work / "worker.log"
@@ -162,6 +183,8 @@ def _run_worker(chapter: Chapter, root: Path, work: Path, job: dict, timeout: fl
             prefix + [sys.executable, "-m", "bookrun.execute.worker", str(work / "job.json")],
             cwd=root, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=out,
             start_new_session=True)  # its own process group, ended as one below
+    with _running_lock:
+        _running[proc.pid] = Path(job["live"])
     try:
         code = proc.wait(timeout=timeout + KILL_GRACE)
         if prefix and code > 128:  # bwrap reports a signal as a shell does
@@ -171,7 +194,18 @@ def _run_worker(chapter: Chapter, root: Path, work: Path, job: dict, timeout: fl
     finally:
         processes.end_group(proc.pid, processes.kept(Path(job["live"])))
         proc.wait()
+        with _running_lock:
+            _running.pop(proc.pid, None)
     return _outcome(chapter, work, job, timeout, code, log.read_text(errors="replace"))
+
+
+def stop_all() -> None:
+    """End every running session's worker and what it started (Ctrl-C): each waiting
+    thread then sees its session die, and removes its scratch folder."""
+    with _running_lock:
+        running = dict(_running)
+    for leader, live in running.items():
+        processes.end_group(leader, processes.kept(live))
 
 
 def remove_stale_scratch(scratch: Path, name: str) -> None:

@@ -21,7 +21,7 @@ import sys
 import time
 from pathlib import Path
 
-from bookrun.store.book import Book
+from bookrun.store.book import Book, Interrupted
 from bookrun.config import ConfigError, load
 from bookrun.model.page import ExecutionError, PageError
 from bookrun.parse.chapter import read_chapter
@@ -82,14 +82,23 @@ def main(argv=None, root: Path | None = None) -> int:
     except (PageError, ExecutionError, ConfigError) as exc:
         print(f"bookrun: error: {visible(str(exc))}", file=sys.stderr)
         return 1
+    except Interrupted as exc:
+        print(f"bookrun: {exc}", file=sys.stderr)
+        return 130  # as a shell reports SIGINT
     for note in checked.notes:
         print(f"bookrun: note: {visible(note)}", file=sys.stderr)
     problems = checked.problems
     for p in problems:  # a diff quotes outputs: written out, never acted on
         print(visible(p) + "\n", file=sys.stderr)
+    if checked.corrupt:
+        names = " ".join(checked.corrupt)
+        print(f"bookrun: corrupt record(s) of {names}: `python -m bookrun update {names}` "
+              "writes them afresh from this machine's run; commit the result", file=sys.stderr)
+    if checked.differing:
+        names = " ".join(checked.differing)
+        print(f"bookrun: {names} differ(s) from the record(s); if the change is intended, run "
+              f"`python -m bookrun update {names}` and commit the records", file=sys.stderr)
     if problems:
-        print(f"bookrun: {len(problems)} difference(s); if the change is intended, run "
-              "`python -m bookrun update` and commit the records", file=sys.stderr)
         return 1
     print(f"bookrun: {len(chapters)} chapter(s) match their records")
     return 0

@@ -27,6 +27,9 @@ from bookrun.parse import syntax
 
 MAX_FRAMES = 400  # per figure, unless its directive says `max-frames=N`
 MAX_FRAME_KB = 40  # what one frame may add to the default frame, unless `max-frame-kb=N`
+# No figure may have more, whatever its `max-frames`: counted from the `Control:` lines
+# before any value is made, so a typo in a step (1e-9) costs no time and no memory.
+MOST_FRAMES = 100_000
 RANGE = re.compile(r"^(?P<a>\S+)\s+to\s+(?P<b>\S+)\s+step\s+(?P<s>\S+)$")
 NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 SCRIPT = "assets/bookrun/frames.js"  # published by the host; only pages that need it load it
@@ -67,19 +70,35 @@ class Interactive:
                               "label": c.label, "line": c.line} for c in self.controls]}
 
 
+def _range(m, text: str) -> tuple[Decimal, Decimal, Decimal, int]:
+    """A, B, S and the number of values of `A to B step S`, by arithmetic alone."""
+    try:
+        a, b, s = (Decimal(m.group(k)) for k in "abs")
+    except InvalidOperation:
+        raise ControlError(f"a range is `A to B step S` with numbers, got {text!r}") from None
+    if not (a.is_finite() and b.is_finite() and s.is_finite()) or s <= 0 or b < a:
+        raise ControlError(f"a range needs A <= B and a positive step, got {text!r}")
+    count = (b - a) / s
+    if count != count.to_integral_value():
+        raise ControlError(f"{b} is not reached from {a} in steps of {s}")
+    return a, b, s, int(count) + 1
+
+
+def value_count(text: str) -> int:
+    """How many values a `Control:` line's values give, without making them."""
+    m = RANGE.match(text.strip())
+    return _range(m, text)[3] if m else len(split_list(text))
+
+
 def parse_values(text: str) -> tuple[tuple, tuple[str, ...], bool]:
     """`A to B step S` (exact decimal steps, B included) or a list of Python literals."""
     m = RANGE.match(text.strip())
     if m:
-        try:
-            a, b, s = (Decimal(m.group(k)) for k in "abs")
-        except InvalidOperation:
-            raise ControlError(f"a range is `A to B step S` with numbers, got {text!r}") from None
-        if s <= 0 or b < a:
-            raise ControlError(f"a range needs A <= B and a positive step, got {text!r}")
-        count = (b - a) / s
-        if count != count.to_integral_value():
-            raise ControlError(f"{b} is not reached from {a} in steps of {s}")
+        a, b, s, values_count = _range(m, text)
+        if values_count > MOST_FRAMES:
+            raise ControlError(f"{text.strip()!r} gives {values_count:,} values, more than any "
+                               f"figure may have ({MOST_FRAMES:,} frames): check the step")
+        count = Decimal(values_count - 1)
         # Each value shown with as many decimals as the most precise of A, B and S.
         places = max(-min(d.as_tuple().exponent for d in (a, b, s)), 0)
         exact = [a + s * k for k in range(int(count) + 1)]
@@ -154,6 +173,16 @@ def parse(fields: list[list], shown: str, error) -> Interactive:
         if key != "Control":
             raise error(shown, number, f"after `Interactive:` only `Control:` lines may "
                         f"follow, found `{key}:`")
+    frames = 1
+    for _, text, number in fields[1:]:  # counted first: nothing is made past the ceiling
+        try:
+            frames *= value_count(text.partition("=")[2].partition("|")[0])
+        except ControlError as exc:
+            raise error(shown, number, str(exc)) from None
+        if frames > MOST_FRAMES:
+            raise error(shown, number, f"these controls give {frames:,} frames or more, past "
+                        f"what any figure may have ({MOST_FRAMES:,}): use coarser steps")
+    for key, text, number in fields[1:]:
         try:
             control = parse_control(text, number)
         except ControlError as exc:

@@ -4,10 +4,11 @@ from __future__ import annotations
 import difflib
 import os
 import shutil
+import signal
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from bookrun import config as book_config
@@ -21,7 +22,8 @@ from bookrun.parse.chapter import read_chapter
 from bookrun.store.audit import unexplained_numbers
 from bookrun.store.records import (Record, figures_path, read_if_present, read_record, record_path, release,
                      sha256, versions, write_atomic)
-from bookrun.execute.session import WORKER_ENV, execute
+from bookrun.execute import session
+from bookrun.execute.session import WORKER_ENV, SessionPolicy, execute
 
 
 @dataclass
@@ -152,8 +154,21 @@ class Book:
                 errors.append(str(exc))
                 self.log(f"bookrun: {ch.name:<18} FAILED after {time.perf_counter() - t0:.1f} s")
 
-        with ThreadPoolExecutor(max_workers=max(1, self.jobs)) as pool:
+        pool = ThreadPoolExecutor(max_workers=max(1, self.jobs))
+        try:
             list(pool.map(one, chapters))
+        except KeyboardInterrupt:
+            # A second Ctrl-C must not cut the cleanup short: the sessions end, each
+            # thread removes its scratch, and only whole records were written.
+            previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+            try:
+                session.stop_all()
+                pool.shutdown(wait=True, cancel_futures=True)
+            finally:
+                signal.signal(signal.SIGINT, previous)
+            raise Interrupted(sorted(results), sorted(c.name for c in chapters
+                                                      if c.name not in results)) from None
+        pool.shutdown(wait=True)
         if errors:
             raise ExecutionError("\n\n".join(sorted(errors)))
         return results
@@ -163,7 +178,9 @@ class Book:
                 if self.checkpoints is not None else None)
         return execute(chapter, self.root, self.snippets_root, self.cache / "scratch", self.timeout,
                        self.checkpoints, keys, self.config.fingerprint,
-                       self.config.memory_gb)
+                       self.config.memory_gb,
+                       SessionPolicy(self.config.sandbox, self.config.disk_mb,
+                                     self.config.pass_env))
 
     def build(self, chapters=None, force=False) -> dict[str, Record]:
         """Reuse fresh records; execute (and record) the rest."""
@@ -209,14 +226,30 @@ class Book:
             shutil.rmtree(run.workdir, ignore_errors=True)  # committed figures stay as they are
             problems += unexplained_numbers(ch, got, self.snippets_root,
                                             os.path.relpath(ch.page, self.root))
-            verdict = "matches its record" if not problems else "DIFFERS from its record"
+            verdict = ("matches its record" if not problems else
+                       "has a CORRUPT record" if unreadable else "DIFFERS from its record")
             self.log(f"bookrun: {ch.name:<18} {verdict} ({time.perf_counter() - t0:.1f} s)")
-            return problems, notes, got
+            return problems, notes, got, bool(unreadable)
 
         found = self._execute_all(chapters, task)
         return Checked([p for ch in chapters for p in found[ch.name][0]],
                        [n for ch in chapters for n in found[ch.name][1]],
-                       {ch.name: found[ch.name][2] for ch in chapters})
+                       {ch.name: found[ch.name][2] for ch in chapters},
+                       [ch.name for ch in chapters if found[ch.name][0] and not found[ch.name][3]],
+                       [ch.name for ch in chapters if found[ch.name][3]])
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C during a run: which chapters had finished (their records written whole)
+    and which had not (nothing of them written)."""
+
+    def __init__(self, finished: list[str], stopped: list[str]):
+        super().__init__(finished, stopped)
+        self.finished, self.stopped = finished, stopped
+
+    def __str__(self) -> str:
+        return (f"interrupted: finished {', '.join(self.finished) or 'none'}; stopped "
+                f"{', '.join(self.stopped) or 'none'} (nothing of those written)")
 
 
 @dataclass
@@ -224,6 +257,8 @@ class Checked:
     problems: list[str]  # each fails the check
     notes: list[str]  # what a reader of the check should know: other platform, versions
     fresh: dict[str, Record]  # this machine's run of each chapter (the chapter tests read it)
+    differing: list[str] = field(default_factory=list)  # chapters whose outputs differ
+    corrupt: list[str] = field(default_factory=list)  # chapters whose record cannot be read
 
 
 def compare(chapter: Chapter, expected: Record | None, got: Record, where: str,

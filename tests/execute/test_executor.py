@@ -651,8 +651,8 @@ def test_written_files_follow_the_umask(tmp_path, umask):
 # -- serve: a save re-runs the chapter from the edited snippet ----------------------
 RESUME_PAGE = "# Demo\n@run demo/a.py\n@run demo/b.py\n@run demo/c.py\n\nLast {{ z | .3f }}.\n"
 RESUME_CODE = {
-    # The file counts how many times the chapter ran from its first snippet. It lies
-    # outside the book, which a sandboxed session may not write to (bookrun.execute.sandbox).
+    # The file counts how many times the chapter ran from its first snippet (the `kept`
+    # fixture says where it lies).
     "a.py": "import numpy as np\n_ = open(STARTS, 'a').write('a')\n"
             "rng = np.random.default_rng(0)\nprint(rng.normal(size=2).round(4))\n",
     "b.py": PLOT.replace("[0, 1, 4]", "rng.normal(size=3)"),
@@ -665,20 +665,23 @@ def kept(tmp_path):
     """A book whose builds keep their sessions, as under `mkdocs serve`."""
     book_root = tmp_path / "book"
     book_root.mkdir()
+    kept_root = Path(tempfile.mkdtemp(prefix="bk-"))  # socket names must be short
+    # The count of starts goes where a session under serve may write: the kept sessions'
+    # folder (everything else but its scratch is read-only or private to it).
     code = dict(RESUME_CODE, **{"a.py": RESUME_CODE["a.py"].replace(
-        "STARTS", repr(str(tmp_path / "starts.txt")))})
+        "STARTS", repr(str(kept_root / "starts.txt")))})
     book = make_book(book_root, RESUME_PAGE, code)
-    book.checkpoints = Path(tempfile.mkdtemp(prefix="bk-"))  # socket names must be short
+    book.checkpoints = kept_root
     yield book
     checkpoint.release(book.checkpoints / "demo")
     shutil.rmtree(book.checkpoints, ignore_errors=True)
 
 
 def starts(book) -> int:
-    return len((book.root.parent / "starts.txt").read_text())
+    return len((book.checkpoints / "starts.txt").read_text())
 
 
-def test_a_save_re_runs_from_the_edited_snippet_as_a_fresh_run_would(kept):
+def test_a_save_re_runs_from_the_edited_snippet_as_a_fresh_run_would(kept, monkeypatch):
     first = kept.build()["demo"]
     assert starts(kept) == 1 and len(list((kept.checkpoints / "demo").glob("*.sock"))) == 2
     c = kept.snippets_root / "demo" / "c.py"
@@ -688,7 +691,10 @@ def test_a_save_re_runs_from_the_edited_snippet_as_a_fresh_run_would(kept):
     assert resumed.output("c.py").endswith("edited\n")
     assert resumed.values == first.values and resumed.snippets[:2] == first.snippets[:2]
     # A fresh session from the first snippet prints, draws and binds the same bytes.
-    fresh = Book(root=kept.root).check()
+    # (Unconfined, so that it can count its start where a build's sandbox allows no write.)
+    with monkeypatch.context() as m:
+        m.setenv("BOOKRUN_SANDBOX", "off")
+        fresh = Book(root=kept.root).check()
     assert fresh.problems == [] and starts(kept) == 2
 
     c.write_text("z = rng.normal()\nraise ValueError('broken')\n")
@@ -704,6 +710,7 @@ def test_a_save_re_runs_from_the_edited_snippet_as_a_fresh_run_would(kept):
     assert starts(kept) == 3  # every kept session depended on a.py: run from the start
     pids = [int(p.read_text()) for p in (kept.checkpoints / "demo").glob("*.pid")]
     assert len(pids) == 2  # the sessions kept for the old a.py have ended
+    (kept.checkpoints / "starts.txt").unlink()  # the test's own count
     checkpoint.release(kept.checkpoints / "demo")
     assert not kept.checkpoints.exists()  # the last one to end leaves no folder behind
 

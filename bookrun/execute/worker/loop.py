@@ -271,6 +271,20 @@ def limit_memory(gigabytes: float):
         pass  # (macOS refuses most address-space limits) the machine's own limits hold
 
 
+def limit_file_size(megabytes: float):
+    """No file the session writes (its output files included, and what its child
+    processes write) grows past the disk limit: past it a write fails (EFBIG), at the
+    snippet's line, and a child process is stopped by SIGXFSZ."""
+    size = int(megabytes * 2**20)
+    soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+    if hard != resource.RLIM_INFINITY:
+        size = min(size, hard)
+    try:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (size, hard))
+    except (ValueError, OSError):
+        pass  # the tmpfs sizes of the sandbox still bound /tmp and the home folder
+
+
 def run_snippet(path, source, namespace, capture, state):
     tree = ast.parse(source, filename=path)
     lint(path, source, tree)
@@ -440,6 +454,7 @@ def main(job_path):
     processes.die_with_parent(os.getppid())
     processes.become_reaper()  # so that detached grandchildren can still be ended
     limit_memory(job["memory_gb"])
+    limit_file_size(job["disk_mb"])
     # A crash in C code still prints the snippet's line, to the worker's own stderr (not
     # to the snippet's output, which fd 2 is while a snippet runs).
     faulthandler.enable(os.fdopen(os.dup(2), "w"))
