@@ -97,8 +97,7 @@ class BookConfig:
         return "\n".join(rows) + "\n"
 
 
-class ConfigError(Exception):
-    """A wrong option in mkdocs.yml, named."""
+from bookrun.errors import ConfigError  # noqa: E402,F401 - defined there, named here too
 
 
 class _Tolerant(yaml.SafeLoader):

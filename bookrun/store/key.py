@@ -27,7 +27,7 @@ from bookrun.model.page import Chapter
 
 WORKER = Path(__file__).resolve().parent.parent / "execute" / "worker"
 # The session's own code: the worker and what it imports from bookrun.
-ENGINE = ("loop.py", "capture.py", "checkpoint.py", "processes.py")
+ENGINE = ("loop.py", "capture.py", "checkpoint.py", "processes.py", "protocol.py", "state.py")
 
 
 def _without_docstrings(tree: ast.AST) -> ast.AST:
