@@ -10,7 +10,7 @@ them all, and nothing else (a bug in the engine stays a traceback).
         ConfigError     a wrong option in mkdocs.yml
 
 The worker (bookrun.execute.worker) imports nothing of the engine, so its own located
-error is execute/worker/protocol.SnippetError (frames.FrameError is one); the parent
+error is execute/worker/protocol.SnippetError (frames.FrameError is the same); the parent
 turns what the worker reports (protocol.RunError) into an ExecutionError whose `where`
 is a PageError. This module imports nothing and sits under every layer.
 """

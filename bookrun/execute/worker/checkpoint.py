@@ -3,7 +3,7 @@
 A save usually edits one snippet, and every snippet before it would compute the same
 state again. So while serve runs a chapter, the session forks before each snippet; the
 copy (a checkpoint) sleeps on a Unix socket named by a hash of everything that led to
-its state (bookrun.execute.session.resume_keys). When the author saves snippet k, serve asks the
+its state (bookrun.store.key.step_keys). When the author saves snippet k, serve asks the
 newest checkpoint whose key still holds to fork once more and run from k on. Fork
 copies memory exactly (objects, random generators, figure numbers), so the outputs are
 those of a fresh run; `python -m bookrun check` still runs chapters from the start.

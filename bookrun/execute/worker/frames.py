@@ -40,8 +40,8 @@ FORMAT = 1
 ID = "id"  # the attribute by which matplotlib names each artist's group
 
 
-class FrameError(SnippetError):
-    """A frame that cannot be recorded; `path` and `line` name the page's line."""
+# A frame that cannot be recorded: the session's one located error, naming the page's line.
+FrameError = SnippetError
 
 
 @dataclass(frozen=True)

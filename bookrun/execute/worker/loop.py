@@ -308,8 +308,6 @@ def describe(exc, path, snippet_paths, output) -> RunError:
     return RunError(path, line, message, kind=kind, traceback=text, output=output)
 
 
-
-
 def run_step(step: StepJob, job: Job, namespace, state: SessionState,
              live: Path) -> tuple[StepResult | None, RunError | None]:
     """Run one snippet and its bindings; return (result, error)."""
