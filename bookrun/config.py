@@ -231,8 +231,7 @@ def _checked(key: str, value, where: str, default):
     return value
 
 
-class ConfigError(Exception):
-    """A wrong option in mkdocs.yml, named."""
+from bookrun.errors import ConfigError  # noqa: E402,F401 - defined there, named here too
 
 
 class _Tolerant(yaml.SafeLoader):

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "bookrun"
-LAYERS = ["config", "model", "parse", "execute.worker", "execute", "store", "render", "hosts"]
+LAYERS = ["errors", "config", "model", "parse", "execute.worker", "execute", "store", "render", "hosts"]
 APART = ["markdown", "pdf"]  # import nothing of the engine; any layer may import them
 TOP = {"extension": "hosts", "__main__": "hosts"}  # top-level modules that belong to a layer
 RANK = {name: n for n, name in enumerate(LAYERS)}

@@ -1,6 +1,7 @@
 """Run one chapter's snippets in a fresh worker process, with a time limit."""
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -14,11 +15,13 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from bookrun.execute.worker import checkpoint
-from bookrun.parse import controls as interactive
-from bookrun.execute.worker import processes
+from bookrun.errors import ExecutionError, PageError
 from bookrun.execute import environment, sandbox
-from bookrun.model.page import Chapter, ExecutionError, Run, SnippetRun, Step
+from bookrun.execute.worker import checkpoint, processes
+from bookrun.execute.worker.protocol import (BindingJob, ControlSpec, FigureSpec, Job, Limits,
+                                             RunError, RunResult, StepJob, StepResult)
+from bookrun.model.page import Chapter, FramesFile, Run, SnippetRun, Step
+from bookrun.parse import controls as interactive
 
 DEFAULT_TIMEOUT = 300.0
 DEFAULT_MEMORY_GB = 4.0  # address space per chapter session (BookConfig.memory_gb)
@@ -67,17 +70,45 @@ class SessionPolicy:
     pass_env: tuple[str, ...] = ()
 
 
-def limits(step: Step) -> dict:
+def limits(step: Step) -> Limits:
     lines = step.options.get("max-output", MAX_OUTPUT_LINES)
-    return {
-        "snippet": step.snippet,
-        "max_lines": lines,
-        "max_bytes": max(lines, MAX_OUTPUT_LINES) * BYTES_PER_LINE,
-        "max_figures": step.options.get("max-figures", MAX_FIGURES),
-        "max_figure_bytes": step.options.get("max-figure-kb", MAX_FIGURE_KB) * 1000,
-        "max_figure_pixels": step.options.get("max-figure-megapixels",
-                                              MAX_FIGURE_MEGAPIXELS) * 1_000_000,
-    }
+    return Limits(snippet=step.snippet, max_lines=lines,
+                  max_bytes=max(lines, MAX_OUTPUT_LINES) * BYTES_PER_LINE,
+                  max_figures=step.options.get("max-figures", MAX_FIGURES),
+                  max_figure_bytes=step.options.get("max-figure-kb", MAX_FIGURE_KB) * 1000,
+                  max_figure_pixels=step.options.get("max-figure-megapixels",
+                                                     MAX_FIGURE_MEGAPIXELS) * 1_000_000)
+
+
+def figure_specs(step: Step, page: str) -> tuple[FigureSpec, ...]:
+    """The step's interactive figures, for the worker to record frame by frame."""
+    frame_bytes = step.options.get("max-frame-kb", interactive.MAX_FRAME_KB) * 1000
+    return tuple(
+        FigureSpec(k, fig.interactive.function, fig.interactive.line, page, frame_bytes,
+                   tuple(ControlSpec(c.name, tuple(c.values), tuple(c.shown), c.label, c.line)
+                         for c in fig.interactive.controls))
+        for k, fig in enumerate(step.figures) if fig.interactive)
+
+
+def step_job(step: Step, rel: str, page: str, resume_key: str | None = None) -> StepJob:
+    line = {b.body: b.line for b in step.bindings}  # a body given twice: its last line
+    return StepJob(f"{rel}/{step.snippet}", limits(step),
+                   tuple(BindingJob(b.body, b.expr, b.spec, line[b.body]) for b in step.bindings),
+                   figure_specs(step, page), resume_key)
+
+
+def chapter_job(chapter: Chapter, root: Path, snippets_root: Path, work: Path, timeout: float,
+                memory_gb: float, fingerprint: dict | None, checkpoints: Path | None,
+                keys: list[str], disk_mb: int = DEFAULT_DISK_MB) -> Job:
+    page = os.path.relpath(chapter.page, root)
+    rel = os.path.relpath(snippets_root, root)
+    steps = tuple(step_job(s, rel, page, keys[k] if keys else None)
+                  for k, s in enumerate(chapter.steps))
+    kept = {} if checkpoints is None else {"checkpoints": checkpoints / chapter.name,
+                                           "owner": os.getpid()}
+    return Job(page=page, cwd=Path(root), figdir=work / "figures", live=work / "live",
+               result=work / "result.json", timeout=timeout, memory_gb=memory_gb,
+               disk_mb=disk_mb, steps=steps, fingerprint=fingerprint or {}, **kept)
 
 
 def execute(chapter: Chapter, root: Path, snippets_root: Path, scratch: Path,
@@ -98,40 +129,17 @@ def execute(chapter: Chapter, root: Path, snippets_root: Path, scratch: Path,
     remove_stale_scratch(scratch, chapter.name)
     work = Path(tempfile.mkdtemp(dir=scratch, prefix=f"{chapter.name}-")).resolve()
     (work / OWNER).write_text(str(os.getpid()))
-    figdir = work / "figures"
-    rel = os.path.relpath(snippets_root, root)
-    job = {
-        "page": os.path.relpath(chapter.page, root),
-        "cwd": str(root),
-        "figdir": str(figdir),
-        "live": str(work / "live"),
-        "result": str(work / "result.json"),
-        "timeout": timeout,
-        "memory_gb": memory_gb,
-        "disk_mb": policy.disk_mb,
-        "fingerprint": fingerprint or {},
-        "steps": [{
-            "path": f"{rel}/{s.snippet}",
-            "limits": limits(s),
-            "bindings": [[b.body, b.expr, b.spec] for b in s.bindings],
-            "binding_lines": {b.body: b.line for b in s.bindings},
-            "interactive": interactive.job_spec(s, os.path.relpath(chapter.page, root)),
-        } for s in chapter.steps],
-    }
-    keys = []
-    if checkpoints is not None:
-        # 96 bits: short, as a Unix socket's name must be.
-        keys = [k[:24] for k in resume_keys]
-        for spec, key in zip(job["steps"], keys):
-            spec["resume_key"] = key
-        job.update(checkpoints=str(checkpoints / chapter.name), owner=os.getpid())
+    # 96 bits: short, as a Unix socket's name must be.
+    keys = [k[:24] for k in resume_keys] if checkpoints is not None else []
+    job = chapter_job(chapter, root, snippets_root, work, timeout, memory_gb, fingerprint,
+                      checkpoints, keys, policy.disk_mb)
     try:
         try:
             result = _run(chapter, root, work, job, timeout, keys, policy)
         except ExecutionError:
             raise
         except Exception as exc:  # noqa: BLE001 - under serve, it must reach the page
-            raise ExecutionError(f"chapter {chapter.name!r} ({job['page']}): the session "
+            raise ExecutionError(f"chapter {chapter.name!r} ({job.page}): the session "
                                  f"could not be run: {type(exc).__name__}: {exc}") from exc
     except BaseException:
         shutil.rmtree(work, ignore_errors=True)  # a failed run leaves no scratch behind
@@ -139,28 +147,33 @@ def execute(chapter: Chapter, root: Path, snippets_root: Path, scratch: Path,
     finally:
         if keys:  # the sessions of snippets since edited can never be resumed
             checkpoint.release(checkpoints / chapter.name, set(keys))
-    return Run(tuple(SnippetRun.from_json(r) for r in result["steps"]), figdir, work,
-               result["platform"])
+    return Run(tuple(snippet_run(r) for r in result.steps), job.figdir, work, result.platform)
 
 
-def _run(chapter, root, work, job, timeout, keys, policy) -> dict:
-    job["deadline"] = time.time() + timeout
+def snippet_run(r: StepResult) -> SnippetRun:
+    return SnippetRun(r.path, r.output, r.figures, dict(r.values),
+                      tuple(FramesFile(f.name, f.sha256, f.figure, f.default, f.text)
+                            for f in r.frames))
+
+
+def _run(chapter, root, work, job: Job, timeout, keys, policy) -> RunResult:
+    job = dataclasses.replace(job, deadline=time.time() + timeout)
     for key in reversed(keys[1:]):  # the newest kept session that still holds
-        path = Path(job["checkpoints"]) / f"{key}.sock"
+        path = job.checkpoints / f"{key}.sock"
         if not path.exists():
             continue
         answer = checkpoint.request(path, job, timeout, KILL_GRACE)
         if answer is not None:
             code, killed = answer
-            err = (work / "live" / "stderr")
+            err = job.live / "stderr"
             return _outcome(chapter, work, job, timeout, None if killed else code,
                             err.read_text(errors="replace") if err.is_file() else "")
     return _run_worker(chapter, root, work, job, timeout, policy)
 
 
-def _run_worker(chapter: Chapter, root: Path, work: Path, job: dict, timeout: float,
-                policy: SessionPolicy) -> dict:
-    (work / "job.json").write_text(json.dumps(job))
+def _run_worker(chapter: Chapter, root: Path, work: Path, job: Job, timeout: float,
+                policy: SessionPolicy) -> RunResult:
+    (work / "job.json").write_text(json.dumps(job.to_json()))
     # Nothing of the machine's environment but the allow-list (bookrun.execute.environment).
     env = environment.session_env(work, {**WORKER_ENV, MARKER: str(work)}, policy.pass_env)
     # Matplotlib's settings and font list, the session's own copy of the engine's: a
@@ -169,12 +182,12 @@ def _run_worker(chapter: Chapter, root: Path, work: Path, job: dict, timeout: fl
     env["MPLCONFIGDIR"] = str(environment.private_matplotlib(work))
     # Writable: the session's own scratch; under serve the whole scratch folder (a kept
     # session resumes into a later run's folder) and the kept sessions' folder.
-    writable = [work] + ([work.parent, Path(job["checkpoints"]).parent]
-                         if "checkpoints" in job else [])
-    if "checkpoints" in job:
-        Path(job["checkpoints"]).parent.mkdir(parents=True, exist_ok=True)
-    prefix = sandbox.command(root, writable, keep_sessions="checkpoints" in job,
-                             mode=policy.sandbox, disk_mb=policy.disk_mb)
+    keeps = job.checkpoints is not None
+    writable = [work] + ([work.parent, job.checkpoints.parent] if keeps else [])
+    if keeps:
+        job.checkpoints.parent.mkdir(parents=True, exist_ok=True)
+    prefix = sandbox.command(root, writable, keep_sessions=keeps, mode=policy.sandbox,
+                             disk_mb=policy.disk_mb)
     # The worker's own messages go to a file, not a pipe: a child process that inherits
     # a pipe keeps it open, and a read waiting for its end would wait as long as it lives.
     log = work / "worker.log"
@@ -192,7 +205,7 @@ def _run_worker(chapter: Chapter, root: Path, work: Path, job: dict, timeout: fl
     except subprocess.TimeoutExpired:
         code = None
     finally:
-        processes.end_group(proc.pid, processes.kept(Path(job["live"])))
+        processes.end_group(proc.pid, processes.kept(job.live))
         proc.wait()
         with _running_lock:
             _running.pop(proc.pid, None)
@@ -221,33 +234,37 @@ def remove_stale_scratch(scratch: Path, name: str) -> None:
             shutil.rmtree(folder, ignore_errors=True)
 
 
-def _outcome(chapter, work, job, timeout, code, err) -> dict:
+def _outcome(chapter, work, job: Job, timeout, code, err) -> RunResult:
     """The session's result, or the error it ended with; `code` None: killed at the limit."""
-    page = job["page"]
+    page = job.page
     if code is None:
         where, output = _last_seen(work, "")
         raise ExecutionError(f"chapter {chapter.name!r} ({page}) timed out after {timeout:g} s"
                              f"{where}; {TIMEOUT_HINT}"
-                             + _output_block(output, "timeout")) from None
-    result_file = work / "result.json"
-    if code != 0 or not result_file.exists():
+                             + _output_block(output, "timeout"), kind="timeout") from None
+    if code != 0 or not job.result.exists():
         where, output = _last_seen(work, err)
         how = f"signal {signal.Signals(-code).name}" if code < 0 else f"exit {code}"
         raise ExecutionError(f"chapter {chapter.name!r} ({page}): the session died ({how})"
-                             f"{where}" + _crash_report(err) + _output_block(output, "crash"))
-    result = json.loads(result_file.read_text())
-    e = result["error"]
-    if e:
-        where = f"{e['path']}:{e['line']}" if e["line"] else e["path"]
-        if e["kind"] == "timeout":
-            text = (f"chapter {chapter.name!r} ({page}) timed out after {timeout:g} s while "
-                    f"running {where}; {TIMEOUT_HINT}")
-        else:
-            text = f"chapter {chapter.name!r} failed in {where}: {e['message']}"
-        if e["traceback"]:
-            text += "\n" + e["traceback"].rstrip()
-        raise ExecutionError(text + _output_block(e["output"], e["kind"]))
+                             f"{where}" + _crash_report(err) + _output_block(output, "crash"),
+                             kind="crash")
+    result = RunResult.from_json(json.loads(job.result.read_text()))
+    if result.error:
+        raise failure(chapter, page, timeout, result.error)
     return result
+
+
+def failure(chapter: Chapter, page: str, timeout: float, e: RunError) -> ExecutionError:
+    """The error a session reported, as the author reads it, located at its line."""
+    if e.kind == "timeout":
+        text = (f"chapter {chapter.name!r} ({page}) timed out after {timeout:g} s while "
+                f"running {e.where}; {TIMEOUT_HINT}")
+    else:
+        text = f"chapter {chapter.name!r} failed in {e.where}: {e.message}"
+    if e.traceback:
+        text += "\n" + e.traceback.rstrip()
+    return ExecutionError(text + _output_block(e.output, e.kind),
+                          where=PageError(e.path, e.line, e.message), kind=e.kind)
 
 
 def _last_seen(work: Path, err: str) -> tuple[str, str]:

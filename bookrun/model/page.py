@@ -11,22 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-
-# -- errors --------------------------------------------------------------------------
-class PageError(Exception):
-    """A problem in a page or snippet, reported as `file:line: message`."""
-
-    def __init__(self, path, line, message):
-        super().__init__(f"{path}:{line}: {message}")
-        self.path, self.line, self.message = str(path), line, message
-
-
-class ExecutionError(Exception):
-    """A snippet raised, or the chapter ran out of time."""
-
-
-class RecordError(ValueError):
-    """A record file that is missing, corrupt or malformed."""
+# The errors live in bookrun.errors; importable from here too, as they were.
+from bookrun.errors import ExecutionError, PageError, RecordError  # noqa: F401
 
 
 # -- what a page asks for --------------------------------------------------------------

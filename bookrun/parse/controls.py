@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
+from bookrun.errors import BookrunError
 from bookrun.parse import syntax
 
 MAX_FRAMES = 400  # per figure, unless its directive says `max-frames=N`
@@ -36,7 +37,7 @@ SCRIPT = "assets/bookrun/frames.js"  # published by the host; only pages that ne
 RADIO_MAX = 4  # a list of more values is a <select>
 
 
-class ControlError(ValueError):
+class ControlError(BookrunError, ValueError):
     """A malformed `Interactive:`/`Control:` line; the caller adds page and line."""
 
 

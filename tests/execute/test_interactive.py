@@ -9,6 +9,7 @@ import matplotlib
 import pytest
 
 from bookrun.execute.worker import frames
+from bookrun.execute.worker.protocol import ControlSpec, FigureSpec
 from bookrun.store.book import Book
 from bookrun.parse.controls import notebook_cell
 from bookrun.render.notebook import chapter_notebook
@@ -86,13 +87,14 @@ def test_every_frame_is_recorded_with_its_text(tmp_path):
     namespace = {}
     matplotlib.rcParams["svg.hashsalt"] = "bookrun"  # as in the session: same marker ids
     exec(compile(WAVE.replace("\nwave()\n", "\n"), "wave.py", "exec"), namespace)
-    spec = {"page": "p", "line": 1, "function": "wave", "controls": [
-        {"name": "freq"}, {"name": "amp"}, {"name": "label"}]}
+    spec = FigureSpec(0, "wave", 1, "p", 40_000, tuple(
+        ControlSpec(name, (), (), name, 1) for name in ("freq", "amp", "label")))
     for n, values in [(5, [1.5, 1, "with spaces"]), (11, [2.0, 2, "with spaces"])]:
         svg, text = frames.draw(namespace["wave"], spec, values)
         assert text == texts[n]
         want = frames.find(frames.parse_svg(svg), "figure_1")
-        got = frames.find(frames.rebuild(base, data, n), "figure_1")
+        got = frames.find(frames.rebuild(base, frames.FramesData.from_json(data), n),
+                          "figure_1")
         assert frames.canon(got) == frames.canon(want)
     # Shared groups are stored once: fewer pieces than changed groups over all frames.
     assert len(data["pieces"]) < sum(len(f[1]) for f in data["frames"])

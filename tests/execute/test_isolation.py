@@ -103,6 +103,7 @@ def test_a_command_noted_mid_exec_is_read_again_when_named(tmp_path):
     """A child noted in the instant between fork and exec has no arguments yet in /proc
     (seen once on a busy CI machine: "started by a.py ()"); the error reads it again."""
     from bookrun.execute.worker import loop as worker
+    from bookrun.execute.worker.state import SessionState
 
     command = a_sleep()
     parent = subprocess.Popen([sys.executable, "-c", "import subprocess, sys, time; "
@@ -111,9 +112,10 @@ def test_a_command_noted_mid_exec_is_read_again_when_named(tmp_path):
                               stdout=subprocess.PIPE, text=True)
     try:
         child = int(parent.stdout.readline())
-        state = {"session": parent.pid, "children": {child: ("snippets/demo/a.py", "")}}
+        state = SessionState(figdir=tmp_path, session=parent.pid,
+                             children={child: ("snippets/demo/a.py", "")})
         error = worker.end_children(state, tmp_path)
-        assert f"started by a.py ({command}) was still running" in error["message"]
+        assert f"started by a.py ({command}) was still running" in error.message
         assert gone(command) == []
     finally:
         parent.kill()

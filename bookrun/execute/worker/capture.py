@@ -13,11 +13,8 @@ import sys
 import threading
 from pathlib import Path
 
-
-class SnippetError(Exception):
-    def __init__(self, path, line, message):
-        super().__init__(message)
-        self.path, self.line = path, line
+from bookrun.execute.worker.protocol import Limits, SnippetError  # noqa: F401 - named here too
+from bookrun.execute.worker.state import SessionState
 
 
 class Refused(BaseException):
@@ -28,12 +25,12 @@ class TimedOut(Refused):
     pass
 
 
-def refuse(state, message, kind=Refused):
+def refuse(state: SessionState, message, kind=Refused):
     # Remembered with the snippet's line: a snippet that catches even this still fails.
     frame = sys._getframe(1)
-    while frame is not None and frame.f_code.co_filename != state.get("path"):
+    while frame is not None and frame.f_code.co_filename != state.path:
         frame = frame.f_back
-    state.setdefault("refused", (message, frame.f_lineno if frame else None))
+    state.refuse(message, frame.f_lineno if frame else None)
     raise kind(message)
 
 
@@ -47,7 +44,7 @@ class Capture:
     Output must be UTF-8 text: other bytes fail the snippet, shown escaped, since a
     page (and a record) holds text."""
 
-    def __init__(self, path: Path, limits: dict, state: dict):
+    def __init__(self, path: Path, limits: Limits, state: SessionState):
         self.limits, self.state = limits, state
         sys.__stdout__.flush()
         sys.__stderr__.flush()
@@ -78,13 +75,12 @@ class Capture:
             except (OSError, ValueError):
                 pass
         size = os.fstat(self.fd).st_size
-        max_lines, max_bytes = self.limits["max_lines"], self.limits["max_bytes"]
-        if size > max_bytes:
+        if size > self.limits.max_bytes:
             self._refuse(self._limit_message(), line)
         data = os.pread(self.fd, size - self.read_at, self.read_at)
         self.read_at += len(data)
         self.lines += data.count(b"\n")
-        if self.lines > max_lines:
+        if self.lines > self.limits.max_lines:
             self._refuse(self._limit_message(), line)
         try:
             self.parts.append(self.decoder.decode(data))
@@ -92,15 +88,15 @@ class Capture:
             self._refuse(_not_text(exc), line)
 
     def _limit_message(self):
-        return (f"output exceeds the limit of {self.limits['max_lines']} lines or "
-                f"{self.limits['max_bytes'] // 1000} kB per snippet: print less, or raise it "
-                f"on the page with `@run {self.limits['snippet']} max-output=LINES`")
+        return (f"output exceeds the limit of {self.limits.max_lines} lines or "
+                f"{self.limits.max_bytes // 1000} kB per snippet: print less, or raise it "
+                f"on the page with `@run {self.limits.snippet} max-output=LINES`")
 
     def _refuse(self, message, line):
         if line is None:
             refuse(self.state, message)
-        message, line = self.state.setdefault("refused", (message, line))
-        raise SnippetError(self.state["path"], line, message)
+        message, line = self.state.refuse(message, line)
+        raise SnippetError(self.state.path, line, message)
 
     def getvalue(self):
         return "".join(self.parts)
@@ -143,7 +139,7 @@ class Output(io.TextIOBase):
 
     encoding, errors = "utf-8", "strict"
 
-    def __init__(self, state: dict, fd: int):
+    def __init__(self, state: SessionState, fd: int):
         self.state, self.fd = state, fd
         self.buffer = _BinaryOutput(self)
 
@@ -163,11 +159,11 @@ class Output(io.TextIOBase):
         return len(text)
 
     def write_bytes(self, data):
-        capture = self.state.get("capture")
+        capture = self.state.capture
         started = getattr(threading.current_thread(), "bookrun_started", None)
-        if capture is None or (started is not None and started[0] != self.state["path"]):
+        if capture is None or (started is not None and started[0] != self.state.path):
             if started is not None:
-                self.state.setdefault("stray", (*started, threading.current_thread().name))
+                self.state.note_stray(*started, threading.current_thread().name)
             return  # not the running snippet's: kept out of every record
         if threading.current_thread() is not threading.main_thread():
             try:
@@ -196,23 +192,23 @@ class _BinaryOutput(io.RawIOBase):
         return len(data)
 
 
-def track_threads(state: dict):
+def track_threads(state: SessionState):
     """Remember which snippet (and line) started each thread."""
     start = threading.Thread.start
 
     def started_here(self, *args, **kwargs):
         frame = sys._getframe(1)
-        while frame is not None and frame.f_code.co_filename != state.get("path"):
+        while frame is not None and frame.f_code.co_filename != state.path:
             frame = frame.f_back
-        if state.get("path"):
-            self.bookrun_started = (state["path"], frame.f_lineno if frame else None)
+        if state.path:
+            self.bookrun_started = (state.path, frame.f_lineno if frame else None)
         return start(self, *args, **kwargs)
 
     threading.Thread.start = started_here
 
 
-def check_stray_threads(state: dict):
-    stray = state.pop("stray", None)
+def check_stray_threads(state: SessionState):
+    stray = state.take_stray()
     if stray:
         path, line, name = stray
         raise SnippetError(path, line, f"a thread started here ({name}) wrote output after "

@@ -3,7 +3,7 @@
 A save usually edits one snippet, and every snippet before it would compute the same
 state again. So while serve runs a chapter, the session forks before each snippet; the
 copy (a checkpoint) sleeps on a Unix socket named by a hash of everything that led to
-its state (bookrun.execute.session.resume_keys). When the author saves snippet k, serve asks the
+its state (bookrun.store.key.step_keys). When the author saves snippet k, serve asks the
 newest checkpoint whose key still holds to fork once more and run from k on. Fork
 copies memory exactly (objects, random generators, figure numbers), so the outputs are
 those of a fresh run; `python -m bookrun check` still runs chapters from the start.
@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 from bookrun.execute.worker import processes
+from bookrun.execute.worker.protocol import Job, Reply, Request
 
 POLL = 1.0  # seconds between checks that the serve process is still there
 _exit = os._exit  # taken before the session guards os._exit (the worker imports us first)
@@ -28,7 +29,8 @@ _exit = os._exit  # taken before the session guards os._exit (the worker imports
 
 def keep(directory: Path, key: str, owner: int, resume, live: Path) -> None:
     """Fork a checkpoint of this session; the session itself returns at once, having
-    noted the checkpoint's pid in `live` so that ending the session spares it."""
+    noted the checkpoint's pid in `live` so that ending the session spares it.
+    `resume(job)` runs a new Job in a copy of the checkpoint."""
     path = directory / f"{key}.sock"
     if path.exists():
         return  # this very state is kept already
@@ -73,29 +75,33 @@ def _serve(path: Path, owner: int, resume) -> None:
                 continue
             with conn:
                 conn.settimeout(None)
-                request = json.loads(conn.makefile("r").readline() or "{}")
-                if "job" not in request:
+                request = Request.from_json(json.loads(conn.makefile("r").readline() or "{}"))
+                if request.job is None:
                     break  # asked to end
-                child = os.fork()
-                if child == 0:
-                    server.close()
-                    conn.close()
-                    try:
-                        resume(request["job"])
-                    finally:
-                        _exit(0)
-                _reply(conn, {"pid": child})
-                status = _wait(child, owner)
-                # What the copy started and left (it may have been killed at the limit),
-                # except the sessions it kept in turn.
-                processes.end_all(processes.descendants(
-                    os.getpid(), processes.kept(Path(request["job"]["live"]))))
-                processes.reap()
-                _reply(conn, {"code": os.waitstatus_to_exitcode(status)})
+                _resume(server, conn, request.job, owner, resume)
     finally:
         path.unlink(missing_ok=True)
         pid_file.unlink(missing_ok=True)
         _remove_if_empty(path.parent)
+
+
+def _resume(server, conn, job: Job, owner: int, resume) -> None:
+    """Run `job` in a fresh copy of this checkpoint; reply its pid, then its exit code."""
+    child = os.fork()
+    if child == 0:
+        server.close()
+        conn.close()
+        try:
+            resume(job)
+        finally:
+            _exit(0)
+    _reply(conn, Reply(pid=child))
+    status = _wait(child, owner)
+    # What the copy started and left (it may have been killed at the limit), except the
+    # sessions it kept in turn.
+    processes.end_all(processes.descendants(os.getpid(), processes.kept(job.live)))
+    processes.reap()
+    _reply(conn, Reply(code=os.waitstatus_to_exitcode(status)))
 
 
 def _wait(child: int, owner: int) -> int:
@@ -119,14 +125,14 @@ def _remove_if_empty(chapter_dir: Path) -> None:
             return  # not empty: other checkpoints still use it
 
 
-def _reply(conn, message: dict) -> None:
+def _reply(conn, message: Reply) -> None:
     try:
-        conn.sendall(json.dumps(message).encode() + b"\n")
+        conn.sendall(json.dumps(message.to_json()).encode() + b"\n")
     except OSError:
         pass  # serve gave up waiting (a timeout); the next request starts afresh
 
 
-def request(path: Path, job: dict, timeout: float, grace: float) -> tuple[int, bool] | None:
+def request(path: Path, job: Job, timeout: float, grace: float) -> tuple[int, bool] | None:
     """Ask the checkpoint at `path` to run `job` from its snippet on.
 
     (exit code of the resumed copy, whether it was killed at the time limit), or None
@@ -135,26 +141,31 @@ def request(path: Path, job: dict, timeout: float, grace: float) -> tuple[int, b
     try:
         conn.settimeout(5)
         conn.connect(str(path))
-        conn.sendall(json.dumps({"job": job}).encode() + b"\n")
+        conn.sendall(json.dumps(Request(job).to_json()).encode() + b"\n")
         first, rest = _read_line(conn, b"", time.monotonic() + 5)
         started = json.loads(first or b"{}")
     except (OSError, ValueError):
         conn.close()
         path.unlink(missing_ok=True)  # a checkpoint that died left its socket file
         return None
-    if not isinstance(started, dict) or "pid" not in started:
+    try:
+        pid = Reply.from_json(started).pid
+    except ValueError:
+        pid = None
+    if pid is None:
         conn.close()
         return None
     killed = False
     line, _ = _read_line(conn, rest, time.monotonic() + timeout + grace)
     if line is None:  # it never came back to Python to stop itself
-        os.kill(started["pid"], signal.SIGKILL)
+        os.kill(pid, signal.SIGKILL)
         killed = True
         line, _ = _read_line(conn, b"", time.monotonic() + 30)
     conn.close()
     try:
-        return int(json.loads(line or b'{"code": -9}')["code"]), killed
-    except (ValueError, KeyError, TypeError):
+        code = Reply.from_json(json.loads(line or b"{}")).code
+        return (-9 if code is None else int(code)), killed
+    except (ValueError, TypeError):
         return -9, killed
 
 

@@ -27,89 +27,129 @@ import math
 import sys
 import xml.etree.ElementTree as ET
 from contextlib import redirect_stdout
+from dataclasses import dataclass
 from pathlib import Path
+
+from bookrun.execute.worker.protocol import FigureSpec, FramesEntry, SnippetError
 
 SVG = "http://www.w3.org/2000/svg"
 XLINK = "http://www.w3.org/1999/xlink"
 ET.register_namespace("", SVG)
 ET.register_namespace("xlink", XLINK)
 FORMAT = 1
+ID = "id"  # the attribute by which matplotlib names each artist's group
 
 
-class FrameError(Exception):
-    """A frame that cannot be recorded; `path` and `line` name the page's line."""
+# A frame that cannot be recorded: the session's one located error, naming the page's line.
+FrameError = SnippetError
 
-    def __init__(self, path, line, message):
-        super().__init__(message)  # the session puts `path:line:` before it
-        self.path, self.line = path, line
+
+@dataclass(frozen=True)
+class FramesData:
+    """A frames file: the figure's controls, the default frame's position, the shared
+    definitions and pieces, and per frame its line of text and its groups' pieces."""
+
+    figure: str
+    function: str
+    controls: tuple[tuple[str, tuple[str, ...]], ...]  # (name, each value as shown)
+    default: tuple[int, ...]
+    defs: dict[str, str]  # id -> XML, added once to the page's figure
+    pieces: tuple[str, ...]  # the groups' XML, each stored once
+    frames: tuple[tuple[str, dict[str, int]], ...]  # (text, {group id: piece index})
+    format: int = FORMAT
+
+    def to_json(self) -> dict:
+        return {"format": self.format, "figure": self.figure, "function": self.function,
+                "controls": [{"name": n, "shown": list(s)} for n, s in self.controls],
+                "default": list(self.default), "defs": self.defs, "pieces": list(self.pieces),
+                "frames": [[text, groups] for text, groups in self.frames]}
+
+    @classmethod
+    def from_json(cls, data) -> "FramesData":
+        if not isinstance(data, dict):
+            raise ValueError("a frames file holds a JSON object")
+        return cls(data["figure"], data["function"],
+                   tuple((c["name"], tuple(c["shown"])) for c in data["controls"]),
+                   tuple(data["default"]), dict(data["defs"]), tuple(data["pieces"]),
+                   tuple((text, dict(groups)) for text, groups in data["frames"]),
+                   data["format"])
 
 
 def frames_name(figure: str) -> str:
     return figure[:-len(".svg")] + ".frames.json"
 
 
-def capture(specs: list[dict] | None, namespace: dict, figdir: Path,
-            figures: list[str]) -> list[dict]:
+def capture(specs: tuple[FigureSpec, ...], namespace: dict, figdir: Path,
+            figures: list[str]) -> tuple[FramesEntry, ...]:
     """Record every frame of each interactive figure the snippet just showed; the
-    record's entries ({"name", "sha256", "figure", "default", "text"})."""
-    return [record_figure(spec, namespace, figdir, figures) for spec in specs or []]
+    record's entries."""
+    return tuple(record_figure(spec, namespace, figdir, figures) for spec in specs)
 
 
-def where(spec, values) -> str:
-    return ", ".join(f"{c['name']}={v!r}" for c, v in zip(spec["controls"], values))
+def where(spec: FigureSpec, values) -> str:
+    return ", ".join(f"{c.name}={v!r}" for c, v in zip(spec.controls, values))
 
 
-def record_figure(spec: dict, namespace: dict, figdir: Path, figures: list[str]) -> dict:
-    page, line, name = spec["page"], spec["line"], spec["function"]
-    if spec["figure"] >= len(figures):
-        raise FrameError(page, line, f"the snippet showed {len(figures)} figure(s), so there "
-                         f"is no figure {spec['figure'] + 1} to be {name}'s default frame")
+def record_figure(spec: FigureSpec, namespace: dict, figdir: Path,
+                  figures: list[str]) -> FramesEntry:
+    name = spec.function
+    if spec.figure >= len(figures):
+        raise FrameError(spec.page, spec.line, f"the snippet showed {len(figures)} figure(s), "
+                         f"so there is no figure {spec.figure + 1} to be {name}'s default frame")
     function = namespace.get(name)
     if not callable(function):
-        raise FrameError(page, line, f"`Interactive: {name}`: the snippet defines no "
-                         "function of that name")
+        raise FrameError(spec.page, spec.line, f"`Interactive: {name}`: the snippet defines "
+                         "no function of that name")
     default = defaults(spec, function)
-    figure = figures[spec["figure"]]
-    base_svg = (figdir / figure).read_bytes()
+    figure = figures[spec.figure]
+    data = every_frame(spec, function, default, figure, (figdir / figure).read_bytes())
+    out = figdir / frames_name(figure)
+    out.write_bytes(dump(data.to_json()))
+    text = data.frames[flat_index(spec, default)][0]
+    return FramesEntry(out.name, hashlib.sha256(out.read_bytes()).hexdigest(), figure,
+                       tuple(default), text)
+
+
+def every_frame(spec: FigureSpec, function, default: list[int], figure: str,
+                base_svg: bytes) -> FramesData:
+    """Draw each combination of the controls' values; keep what differs from the figure."""
     base = parse_svg(base_svg)
     base_defs = definitions(base)
     pool: dict[str, int] = {}
     extra_defs: dict[str, str] = {}
     frames = []
-    for index in itertools.product(*(range(len(c["values"])) for c in spec["controls"])):
-        values = [c["values"][i] for c, i in zip(spec["controls"], index)]
+    for index in itertools.product(*(range(len(c.values)) for c in spec.controls)):
+        values = [c.values[i] for c, i in zip(spec.controls, index)]
         svg, text = draw(function, spec, values)
         if list(index) == default and svg != base_svg:
-            raise FrameError(page, line, f"{name}() with its defaults draws another picture "
-                             "than the figure the snippet showed: the drawing must depend on "
-                             "its parameters only (fixed seeds, no state kept between calls)")
+            raise FrameError(spec.page, spec.line, f"{spec.function}() with its defaults draws "
+                             "another picture than the figure the snippet showed: the drawing "
+                             "must depend on its parameters only (fixed seeds, no state kept "
+                             "between calls)")
         frame = parse_svg(svg)
         for key, xml in definitions(frame).items():
             if key not in base_defs:
                 extra_defs[key] = xml
-        changed: dict[str, str] = {}
-        diff(find(base, "figure_1"), find(frame, "figure_1"), changed)
-        size = sum(len(x.encode()) for x in changed.values())
-        if size > spec["max_frame_bytes"]:
-            raise FrameError(page, line, f"frame {where(spec, values)} adds {size / 1000:.0f} kB "
-                             f"to the default frame, over the limit of "
-                             f"{spec['max_frame_bytes'] // 1000} kB: fix the axes' limits and "
-                             "ticks so frames share them, draw fewer points, or raise the "
-                             f"limit with max-frame-kb=N on the @run line")
-        frames.append([text, {k: pool.setdefault(x, len(pool)) for k, x in sorted(changed.items())}])
-    data = {
-        "format": FORMAT, "figure": figure, "function": name,
-        "controls": [{"name": c["name"], "shown": c["shown"]} for c in spec["controls"]],
-        "default": default,
-        "defs": dict(sorted(extra_defs.items())),
-        "pieces": list(pool),
-        "frames": frames,
-    }
-    out = figdir / frames_name(figure)
-    out.write_bytes(dump(data))
-    text = frames[flat_index(spec, default)][0]
-    return {"name": out.name, "sha256": hashlib.sha256(out.read_bytes()).hexdigest(),
-            "figure": figure, "default": default, "text": text}
+        changed = changed_groups(spec, values, base, frame)
+        frames.append((text, {k: pool.setdefault(x, len(pool)) for k, x in sorted(changed.items())}))
+    return FramesData(figure, spec.function,
+                      tuple((c.name, tuple(c.shown)) for c in spec.controls), tuple(default),
+                      dict(sorted(extra_defs.items())), tuple(pool), tuple(frames))
+
+
+def changed_groups(spec: FigureSpec, values, base: ET.Element,
+                   frame: ET.Element) -> dict[str, str]:
+    """The frame's groups that differ from the default frame, within the frame limit."""
+    changed: dict[str, str] = {}
+    diff(find(base, "figure_1"), find(frame, "figure_1"), changed)
+    size = sum(len(x.encode()) for x in changed.values())
+    if size > spec.max_frame_bytes:
+        raise FrameError(spec.page, spec.line, f"frame {where(spec, values)} adds "
+                         f"{size / 1000:.0f} kB to the default frame, over the limit of "
+                         f"{spec.max_frame_bytes // 1000} kB: fix the axes' limits and "
+                         "ticks so frames share them, draw fewer points, or raise the "
+                         f"limit with max-frame-kb=N on the @run line")
+    return changed
 
 
 def dump(data: dict) -> bytes:
@@ -124,30 +164,30 @@ def dump(data: dict) -> bytes:
     return ("\n".join(lines) + "}\n").encode()
 
 
-def flat_index(spec: dict, index: list[int]) -> int:
+def flat_index(spec: FigureSpec, index: list[int]) -> int:
     flat = 0
-    for c, i in zip(spec["controls"], index):
-        flat = flat * len(c["values"]) + i
+    for c, i in zip(spec.controls, index):
+        flat = flat * len(c.values) + i
     return flat
 
 
-def defaults(spec: dict, function) -> list[int]:
+def defaults(spec: FigureSpec, function) -> list[int]:
     """Each control's position of the function's default value; errors name the line."""
-    page, name = spec["page"], spec["function"]
+    page, name = spec.page, spec.function
     params = inspect.signature(function).parameters
     found = []
-    for c in spec["controls"]:
-        p = params.get(c["name"])
+    for c in spec.controls:
+        p = params.get(c.name)
         if p is None:
-            raise FrameError(page, c["line"], f"{c['name']!r} is not a parameter of {name}"
+            raise FrameError(page, c.line, f"{c.name!r} is not a parameter of {name}"
                              f"({', '.join(params)})")
         if p.default is inspect.Parameter.empty:
-            raise FrameError(page, c["line"], f"{name}'s parameter {c['name']!r} needs a "
+            raise FrameError(page, c.line, f"{name}'s parameter {c.name!r} needs a "
                              "default: the default frame is the figure the snippet shows")
-        at = [i for i, v in enumerate(c["values"]) if same(v, p.default)]
+        at = [i for i, v in enumerate(c.values) if same(v, p.default)]
         if not at:
-            raise FrameError(page, c["line"], f"the default {c['name']}={p.default!r} of "
-                             f"{name} is not one of the control's values {c['shown']}")
+            raise FrameError(page, c.line, f"the default {c.name}={p.default!r} of "
+                             f"{name} is not one of the control's values {list(c.shown)}")
         found.append(at[0])
     return found
 
@@ -161,11 +201,11 @@ def same(a, b) -> bool:
     return type(a) is type(b) and a == b
 
 
-def draw(function, spec: dict, values: list) -> tuple[bytes, str]:
+def draw(function, spec: FigureSpec, values: list) -> tuple[bytes, str]:
     """Call the function for one frame: its one figure's SVG and its one line of text."""
     import matplotlib.pyplot as plt
 
-    page, line = spec["page"], spec["line"]
+    page, line = spec.page, spec.line
     shown, out = [], io.StringIO()
 
     def show(*args, **kwargs):
@@ -178,22 +218,22 @@ def draw(function, spec: dict, values: list) -> tuple[bytes, str]:
 
     kept, plt.show = plt.show, show
     plt.close("all")
-    kwargs = {c["name"]: v for c, v in zip(spec["controls"], values)}
+    kwargs = {c.name: v for c, v in zip(spec.controls, values)}
     try:
         with redirect_stdout(out):
             function(**kwargs)
     except Exception as exc:  # a Refused (a limit, the time) is a BaseException: it passes
-        raise FrameError(page, line, f"frame {where(spec, values)}: {spec['function']} raised "
+        raise FrameError(page, line, f"frame {where(spec, values)}: {spec.function} raised "
                          f"{type(exc).__name__}: {exc}{snippet_line(exc)}") from None
     finally:
         plt.show = kept
         plt.close("all")
     text = out.getvalue()
     if len(shown) != 1:
-        raise FrameError(page, line, f"frame {where(spec, values)}: {spec['function']} showed "
+        raise FrameError(page, line, f"frame {where(spec, values)}: {spec.function} showed "
                          f"{len(shown)} figures; a frame is one figure and one plt.show()")
     if text.count("\n") != 1 or not text.endswith("\n") or not text.strip():
-        raise FrameError(page, line, f"frame {where(spec, values)}: {spec['function']} printed "
+        raise FrameError(page, line, f"frame {where(spec, values)}: {spec.function} printed "
                          f"{text!r}; a frame prints exactly one line saying what it shows")
     return shown[0], text.rstrip("\n")
 
@@ -222,13 +262,13 @@ def parse_svg(data: bytes) -> ET.Element:
 
 
 def definitions(root: ET.Element) -> dict[str, str]:
-    return {d.get("id"): canon(d) for defs in root.findall(f"{{{SVG}}}defs")
-            for d in defs if d.get("id")}
+    return {d.get(ID): canon(d) for defs in root.findall(f"{{{SVG}}}defs")
+            for d in defs if d.get(ID)}
 
 
 def find(root: ET.Element, key: str) -> ET.Element:
     for e in root.iter():
-        if e.get("id") == key:
+        if e.get(ID) == key:
             return e
     raise ValueError(f"no element {key!r} in the SVG")
 
@@ -246,14 +286,14 @@ def diff(old: ET.Element, new: ET.Element, changed: dict[str, str]) -> None:
     """The smallest elements with ids whose replacement turns `old` into `new`."""
     if canon(old) == canon(new):
         return
-    keys_old = [c.get("id") for c in old]
-    keys_new = [c.get("id") for c in new]
+    keys_old = [c.get(ID) for c in old]
+    keys_new = [c.get(ID) for c in new]
     if (old.tag == new.tag and old.attrib == new.attrib and (old.text or "").strip()
             == (new.text or "").strip() and keys_old == keys_new and all(keys_old)):
         for a, b in zip(old, new):
             diff(a, b, changed)
     else:
-        changed[old.get("id")] = canon(new)
+        changed[old.get(ID)] = canon(new)
 
 
 # -- checking ---------------------------------------------------------------------------
@@ -278,49 +318,54 @@ def compare(name: str, expected, got, recorded: Path | None,
 
 def frame_changes(recorded: Path | None, fresh: Path | None, file: str, shown: int = 5) -> str:
     try:
-        a = json.loads((recorded / file).read_text(encoding="utf-8"))
-        b = json.loads((fresh / file).read_text(encoding="utf-8"))
-    except (OSError, TypeError, ValueError):
+        a = read_frames(recorded / file)
+        b = read_frames(fresh / file)
+    except (OSError, TypeError, ValueError, KeyError):
         return f"{file} changed (the recorded copy is missing or unreadable)"
-    if a["controls"] != b["controls"] or len(a["frames"]) != len(b["frames"]):
+    if a.controls != b.controls or len(a.frames) != len(b.frames):
         return "the controls changed"
-    names = [c["name"] for c in a["controls"]]
+    names = [name for name, _ in a.controls]
     found = []
-    for index, fa, fb in zip(itertools.product(*(c["shown"] for c in a["controls"])),
-                             a["frames"], b["frames"]):
-        pa = {k: a["pieces"][v] for k, v in fa[1].items()}
-        pb = {k: b["pieces"][v] for k, v in fb[1].items()}
+    for index, (ta, ga), (tb, gb) in zip(itertools.product(*(s for _, s in a.controls)),
+                                         a.frames, b.frames):
+        pa = {k: a.pieces[v] for k, v in ga.items()}
+        pb = {k: b.pieces[v] for k, v in gb.items()}
         label = ", ".join(f"{n}={v}" for n, v in zip(names, index))
-        if fa[0] != fb[0]:
-            found.append(f"frame {label}: text expected {fa[0]!r}, got {fb[0]!r}")
+        if ta != tb:
+            found.append(f"frame {label}: text expected {ta!r}, got {tb!r}")
         elif pa != pb:
-            found.append(f"frame {label}: picture changed ({', '.join(sorted(set(pa) ^ set(pb) or {k for k in pa if pa[k] != pb.get(k)}))})")
+            groups = set(pa) ^ set(pb) or {k for k in pa if pa[k] != pb.get(k)}
+            found.append(f"frame {label}: picture changed ({', '.join(sorted(groups))})")
     if not found:
         return "the default frame or the shared definitions changed"
     more = f"; and {len(found) - shown} more" if len(found) > shown else ""
     return "; ".join(found[:shown]) + more
 
 
+def read_frames(path: Path) -> FramesData:
+    return FramesData.from_json(json.loads(path.read_text(encoding="utf-8")))
+
+
 def gzipped_size(path: Path) -> int:
     return len(gzip.compress(path.read_bytes(), 9, mtime=0))
 
 
-if __name__ == "__main__":  # pragma: no cover - a quick look at a frames file
-    for arg in sys.argv[1:]:
-        data = json.loads(Path(arg).read_text())
-        print(arg, len(data["frames"]), "frames,", len(data["pieces"]), "pieces,",
-              gzipped_size(Path(arg)), "bytes gzipped")
-
-
-def rebuild(base_svg: bytes, data: dict, n: int) -> ET.Element:
+def rebuild(base_svg: bytes, data: FramesData, n: int) -> ET.Element:
     """Frame `n` as the browser assembles it (docs/assets/frames.js): the default frame
     with the frame's groups swapped in. For tests; the page does this in script."""
     root = parse_svg(base_svg)
     parents = {c: p for p in root.iter() for c in p}
-    for key, k in data["frames"][n][1].items():
+    for key, k in data.frames[n][1].items():
         old = find(root, key)
         parent = parents[old]
-        new = ET.fromstring(data["pieces"][k])
+        new = ET.fromstring(data.pieces[k])
         new.tail = old.tail
         parent[list(parent).index(old)] = new
     return root
+
+
+if __name__ == "__main__":  # pragma: no cover - a quick look at a frames file
+    for arg in sys.argv[1:]:
+        data = read_frames(Path(arg))
+        print(arg, len(data.frames), "frames,", len(data.pieces), "pieces,",
+              gzipped_size(Path(arg)), "bytes gzipped")

@@ -13,6 +13,7 @@ no process or thread left behind. A breach stops the snippet where it happened,
 so the error has its line and traceback.
 """
 import ast
+import dataclasses
 import faulthandler
 import importlib.abc
 import importlib.util
@@ -31,13 +32,17 @@ from pathlib import Path
 from bookrun.execute.worker import checkpoint
 from bookrun.execute.worker import frames
 from bookrun.execute.worker import processes
-from bookrun.execute.worker.capture import (Capture, Output, Refused, SnippetError, TimedOut,
-                             check_stray_threads, refuse, track_threads)
+from bookrun.execute.worker.capture import (Capture, Output, Refused, TimedOut,
+                                            check_stray_threads, refuse, track_threads)
+from bookrun.execute.worker.protocol import (Job, RunError, RunResult, SnippetError, StepJob,
+                                             StepResult)
+from bookrun.execute.worker.state import SessionState
 
 ADDRESS = re.compile(r" at 0x[0-9a-fA-F]{4,}")
 COMPOUND = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.For, ast.AsyncFor,
             ast.While, ast.If, ast.With, ast.AsyncWith, ast.Try, ast.Match)
 HERE = str(Path(__file__).resolve().parent)  # the executor's own frames are hidden
+PYPLOT = "matplotlib.pyplot"  # its figures are captured from the moment it is imported
 
 
 def lint(path, source, tree):
@@ -59,35 +64,34 @@ def lint(path, source, tree):
                                "block before the next statement")
 
 
-def note_children(state: dict, live: Path):
+def note_children(state: SessionState, live: Path):
     """Remember which snippet started each child process still running."""
-    for pid in processes.descendants(state["session"], processes.kept(live)):
-        state["children"].setdefault(pid, (state["path"], processes.command_line(pid)))
+    for pid in processes.descendants(state.session, processes.kept(live)):
+        state.children.setdefault(pid, (state.path, processes.command_line(pid)))
 
 
-def _started(state: dict, pid: int) -> tuple[str, str] | None:
+def _started(state: SessionState, pid: int) -> tuple[str, str] | None:
     """(snippet, command) of a child noted after a snippet, or None. A command noted
     empty was read mid-exec (the new program's arguments not yet in place, a window
     that a busy machine widens): it is read again now."""
-    noted = state["children"].get(pid)
+    noted = state.children.get(pid)
     if noted and not noted[1]:
         noted = (noted[0], processes.command_line(pid))
     return noted
 
 
-def end_children(state: dict, live: Path):
+def end_children(state: SessionState, live: Path) -> RunError | None:
     """End what the snippets started and left running; the first one found is an error
     (a REPL would leave it running, a build must not)."""
-    left = processes.descendants(state["session"], processes.kept(live))
+    left = processes.descendants(state.session, processes.kept(live))
     named = [(pid, _started(state, pid)) for pid in left]
     processes.end_all(left)
     processes.reap()
     for pid, (path, command) in (p for p in named if p[1]):
-        return {"kind": "error", "path": path, "line": None,
-                "message": f"a child process started by {Path(path).name} ({command}) was "
-                           "still running when the chapter ended; it was ended. Wait for it "
-                           "(`proc.wait()`, `proc.communicate()`) in the snippet that needs it",
-                "traceback": "", "output": ""}
+        return SnippetError(path, None, f"a child process started by {Path(path).name} "
+                            f"({command}) was still running when the chapter ended; it was "
+                            "ended. Wait for it (`proc.wait()`, `proc.communicate()`) in the "
+                            "snippet that needs it").to_error()
     return None
 
 
@@ -100,7 +104,7 @@ class _PyplotHook(importlib.abc.MetaPathFinder):
         self.state = state
 
     def find_spec(self, name, path, target=None):
-        if name != "matplotlib.pyplot":
+        if name != PYPLOT:
             return None
         sys.meta_path.remove(self)
         spec = importlib.util.find_spec(name)
@@ -116,40 +120,40 @@ class _PyplotHook(importlib.abc.MetaPathFinder):
         return spec
 
 
-def install_figure_capture(state: dict, plt):
+def install_figure_capture(state: SessionState, plt):
     import matplotlib
 
     matplotlib.use("Agg")
     matplotlib.rcParams["svg.hashsalt"] = "bookrun"
 
     def show(*args, **kwargs):
-        limits = state["limits"]
+        limits = state.limits
         for num in plt.get_fignums():
-            if state["count"] >= limits["max_figures"]:
+            if state.count >= limits.max_figures:
                 plt.close("all")
-                refuse(state, f"more than {limits['max_figures']} figures in one snippet: "
+                refuse(state, f"more than {limits.max_figures} figures in one snippet: "
                        "split it, or raise the limit on the page with "
-                       f"`@run {limits['snippet']} max-figures=N`")
+                       f"`@run {limits.snippet} max-figures=N`")
             fig = plt.figure(num)
-            state["count"] += 1
-            too_big = oversized(fig, limits["max_figure_pixels"])
+            state.count += 1
+            too_big = oversized(fig, limits.max_figure_pixels)
             if too_big:
                 plt.close("all")
-                refuse(state, f"figure {state['count']} {too_big}, over the limit of "
-                       f"{limits['max_figure_pixels'] // 1_000_000} million pixels, refused "
+                refuse(state, f"figure {state.count} {too_big}, over the limit of "
+                       f"{limits.max_figure_pixels // 1_000_000} million pixels, refused "
                        "before drawing: make it smaller, or raise the limit with "
-                       f"`@run {limits['snippet']} max-figure-megapixels=N`")
-            name = f"{state['stem']}-{state['count']}.svg"
-            path = state["figdir"] / name  # a resumed session draws into a new folder
+                       f"`@run {limits.snippet} max-figure-megapixels=N`")
+            name = f"{state.stem}-{state.count}.svg"
+            path = state.figdir / name  # a resumed session draws into a new folder
             fig.savefig(path, format="svg", metadata={"Date": None})
             size = path.stat().st_size
-            if size > limits["max_figure_bytes"]:
+            if size > limits.max_figure_bytes:
                 path.unlink()
                 plt.close("all")
-                refuse(state, f"figure {state['count']} is {size / 1000:.0f} kB, over the "
-                       f"limit of {limits['max_figure_bytes'] // 1000} kB: plot fewer points, "
-                       f"or raise the limit with `@run {limits['snippet']} max-figure-kb=N`")
-            state["figures"].append(name)
+                refuse(state, f"figure {state.count} is {size / 1000:.0f} kB, over the "
+                       f"limit of {limits.max_figure_bytes // 1000} kB: plot fewer points, "
+                       f"or raise the limit with `@run {limits.snippet} max-figure-kb=N`")
+            state.figures.append(name)
         plt.close("all")
 
     plt.show = show
@@ -202,7 +206,7 @@ def is_local(host) -> bool:
         return False
 
 
-def install_network_guard(state: dict):
+def install_network_guard(state: SessionState):
     """Refuse every non-local connection and name lookup: a page must build offline,
     and a number fetched from the network could change between two builds."""
     import socket
@@ -236,13 +240,13 @@ def install_network_guard(state: dict):
         setattr(socket, name, guard_lookup(getattr(socket, name)))
 
 
-def install_exit_guard(state: dict):
+def install_exit_guard(state: SessionState):
     """`os._exit` would end the session with no result; report it as an error instead
     (in forked children, which must exit that way, it keeps its meaning)."""
     real_exit = os._exit
 
     def guarded(code):
-        if os.getpid() != state["session"]:
+        if os.getpid() != state.session:
             real_exit(code)
         refuse(state, f"os._exit({code}) would end the chapter's session before the "
                "snippets after it run: remove it")
@@ -250,7 +254,7 @@ def install_exit_guard(state: dict):
     os._exit = guarded
 
 
-def install_time_limit(state: dict, deadline: float, timeout: float):
+def install_time_limit(state: SessionState, deadline: float, timeout: float):
     def expired(signum, frame):
         refuse(state, f"timed out after {timeout:g} s", TimedOut)
 
@@ -295,7 +299,7 @@ def run_snippet(path, source, namespace, capture, state):
         check_stray_threads(state)
 
 
-def describe(exc, path, snippet_paths, output):
+def describe(exc, path, snippet_paths, output) -> RunError:
     """The error of a snippet that raised: its line, and a traceback without our frames."""
     tb = traceback.extract_tb(exc.__traceback__)
     start = next((i for i, f in enumerate(tb) if f.filename in snippet_paths), len(tb))
@@ -315,153 +319,160 @@ def describe(exc, path, snippet_paths, output):
         text = "".join(traceback.format_list(frames)) + "".join(
             traceback.format_exception_only(type(exc), exc))
     kind = "timeout" if isinstance(exc, TimedOut) else "error"
-    return {"kind": kind, "path": path, "line": line, "message": message,
-            "traceback": text, "output": output}
+    return RunError(path, line, message, kind=kind, traceback=text, output=output)
 
 
-def run_step(step, job, namespace, state, live: Path):
+def run_step(step: StepJob, job: Job, namespace, state: SessionState,
+             live: Path) -> tuple[StepResult | None, RunError | None]:
     """Run one snippet and its bindings; return (result, error)."""
-    path = step["path"]
-    state.update(path=path, stem=Path(path).stem, count=0, figures=[], limits=step["limits"])
-    (live / "running").write_text(path)
-    capture = state["capture"] = Capture(live / "output", step["limits"], state)
+    state.start(step.path, step.limits)
+    (live / "running").write_text(step.path)
+    capture = state.capture = Capture(live / "output", step.limits, state)
     try:
-        # By absolute path: a snippet may change the current folder.
-        source = (Path(job["cwd"]) / path).read_text(encoding="utf-8")
-        linecache.cache[path] = (len(source), None, source.splitlines(True), path)
-        sys.displayhook = sys.__displayhook__
-        run_snippet(path, source, namespace, capture, state)
-        state["capture"] = None
-        capture.finish()
-        check_stray_threads(state)
-        note_children(state, live)
-        if "refused" in state:  # caught by the snippet itself, still a failure
-            raise SnippetError(path, state["refused"][1], state["refused"][0])
-        drawn = frames.capture(step.get("interactive"), namespace, state["figdir"],
-                               state["figures"])
-        output = capture.getvalue()
-        m = ADDRESS.search(output)
-        if m:
-            row = output[:m.start()].count("\n")
-            raise SnippetError(path, None, "output shows an object address (differs every "
-                               f"run): {output.splitlines()[row]!r}; assign the value "
-                               "(`_ = ...`) or print what you mean")
-        values = {}
-        for body, expr, spec in step["bindings"]:
-            try:
-                value = eval(expr, namespace)
-                values[body] = format(value, spec)
-            except Exception as exc:
-                raise SnippetError(job["page"], step["binding_lines"][body],
-                                   f"{{{{ {body} }}}} after {path}: "
-                                   f"{type(exc).__name__}: {exc}") from None
-            if ADDRESS.search(values[body]):  # would differ in every run, and in `check`
-                raise SnippetError(job["page"], step["binding_lines"][body],
-                                   f"{{{{ {body} }}}} after {path} shows an object address "
-                                   f"(differs every run): {values[body]!r}; bind a value "
-                                   "that prints the same each time")
-    except (SnippetError, frames.FrameError) as exc:
-        return None, {"kind": "error", "path": exc.path, "line": exc.line,
-                      "message": str(exc), "traceback": "", "output": capture.getvalue()}
+        result = _run_step(step, job, namespace, state, live, capture)
+    except SnippetError as exc:  # located by the session itself (frames' errors too)
+        return None, exc.to_error(capture.getvalue())
     except BaseException as exc:  # noqa: BLE001 - every failure is reported, then fatal
-        paths = {s["path"] for s in job["steps"]}
-        error = describe(exc, path, paths, capture.getvalue())
+        error = describe(exc, step.path, {s.path for s in job.steps}, capture.getvalue())
         if isinstance(exc, MemoryError):
-            error["message"] += (f" (a chapter's session may use {job['memory_gb']:g} GB; "
-                                 "the book's `memory_gb` option raises it)")
+            error = dataclasses.replace(error, message=error.message + (
+                f" (a chapter's session may use {job.memory_gb:g} GB; "
+                "the book's `memory_gb` option raises it)"))
         return None, error
     finally:
-        state["capture"] = None
+        state.capture = None
         capture.close()
-    return {"path": path, "output": output, "figures": list(state["figures"]),
-            "values": values, "frames": drawn}, None
+    return result, None
 
 
-def run_from(start, job, namespace, state, results):
+def _run_step(step: StepJob, job: Job, namespace, state: SessionState, live: Path,
+              capture: Capture) -> StepResult:
+    path = step.path
+    # By absolute path: a snippet may change the current folder.
+    source = (job.cwd / path).read_text(encoding="utf-8")
+    linecache.cache[path] = (len(source), None, source.splitlines(True), path)
+    sys.displayhook = sys.__displayhook__
+    run_snippet(path, source, namespace, capture, state)
+    state.capture = None
+    capture.finish()
+    check_stray_threads(state)
+    note_children(state, live)
+    if state.refused is not None:  # caught by the snippet itself, still a failure
+        message, line = state.refused
+        raise SnippetError(path, line, message)
+    drawn = frames.capture(step.figures, namespace, state.figdir, state.figures)
+    output = capture.getvalue()
+    m = ADDRESS.search(output)
+    if m:
+        row = output[:m.start()].count("\n")
+        raise SnippetError(path, None, "output shows an object address (differs every "
+                           f"run): {output.splitlines()[row]!r}; assign the value "
+                           "(`_ = ...`) or print what you mean")
+    values = evaluate_bindings(step, job.page, namespace)
+    return StepResult(path, output, tuple(state.figures), values, drawn)
+
+
+def evaluate_bindings(step: StepJob, page: str, namespace) -> dict[str, str]:
+    """Each `{{ }}` after the snippet, formatted; errors name the page's line."""
+    values = {}
+    for b in step.bindings:
+        try:
+            value = eval(b.expr, namespace)
+            values[b.body] = format(value, b.spec)
+        except Exception as exc:
+            raise SnippetError(page, b.line, f"{{{{ {b.body} }}}} after {step.path}: "
+                               f"{type(exc).__name__}: {exc}") from None
+        if ADDRESS.search(values[b.body]):  # would differ in every run, and in `check`
+            raise SnippetError(page, b.line, f"{{{{ {b.body} }}}} after {step.path} shows an "
+                               f"object address (differs every run): {values[b.body]!r}; "
+                               "bind a value that prints the same each time")
+    return values
+
+
+def run_from(start: int, job: Job, namespace, state: SessionState,
+             results: list[StepResult]) -> RunError | None:
     """Run the job's snippets from index `start`; return the first error, or None.
 
-    Under `mkdocs serve` (job["checkpoints"] set) the session is kept, forked, before
+    Under `mkdocs serve` (job.checkpoints set) the session is kept, forked, before
     each later snippet, so that a save re-runs the chapter from the edited snippet on
     (bookrun.execute.worker.checkpoint); a build or a check never keeps anything."""
-    for k in range(start, len(job["steps"])):
-        if job.get("checkpoints") and k > start:
-            checkpoint.keep(Path(job["checkpoints"]), job["steps"][k]["resume_key"], job["owner"],
+    for k in range(start, len(job.steps)):
+        if job.checkpoints is not None and k > start:
+            checkpoint.keep(job.checkpoints, job.steps[k].resume_key, job.owner,
                             lambda new_job, k=k: resume(new_job, k, namespace, state, results),
-                            Path(job["live"]))
-        result, error = run_step(job["steps"][k], job, namespace, state, Path(job["live"]))
+                            job.live)
+        result, error = run_step(job.steps[k], job, namespace, state, job.live)
         if error:
             return error
         results.append(result)
-        if job.get("checkpoints"):  # a resumed copy writes them into its own folder
-            state["drawn"].update((n, (state["figdir"] / n).read_bytes()) for n in
-                                  result["figures"] + [f["name"] for f in result["frames"]])
+        if job.checkpoints is not None:  # a resumed copy writes them into its own folder
+            state.drawn.update((n, (state.figdir / n).read_bytes()) for n in result.files)
     return None
 
 
-def finish(job, start, namespace, state, results):
+def start_session(state: SessionState) -> dict:
+    """A fresh session: its guards, its output, and the namespace snippets run in."""
+    if PYPLOT in sys.modules:
+        install_figure_capture(state, sys.modules[PYPLOT])
+    else:
+        sys.meta_path.insert(0, _PyplotHook(state))
+    install_network_guard(state)
+    install_exit_guard(state)
+    track_threads(state)
+    sys.stdout, sys.stderr = Output(state, 1), Output(state, 2)
+    return {"__name__": "__main__", "__builtins__": __builtins__}
+
+
+def finish(job: Job, start: int, namespace, state: SessionState, results: list[StepResult]):
     """Run to the end (or the first error) and write the result file."""
     error = None
     try:
-        install_time_limit(state, job["deadline"], job["timeout"])
+        install_time_limit(state, job.deadline, job.timeout)
         if namespace is None:  # a fresh session
-            if "matplotlib.pyplot" in sys.modules:
-                install_figure_capture(state, sys.modules["matplotlib.pyplot"])
-            else:
-                sys.meta_path.insert(0, _PyplotHook(state))
-            install_network_guard(state)
-            install_exit_guard(state)
-            track_threads(state)
-            sys.stdout, sys.stderr = Output(state, 1), Output(state, 2)
-            namespace = {"__name__": "__main__", "__builtins__": __builtins__}
+            namespace = start_session(state)
         error = run_from(start, job, namespace, state, results)
         signal.setitimer(signal.ITIMER_REAL, 0)
     except TimedOut as exc:  # between snippets, or while the session starts
-        where = state["path"] or f"{job['page']} (the session was still starting)"
-        error = {"kind": "timeout", "path": where, "line": None,
-                 "message": str(exc), "traceback": "", "output": ""}
+        where = state.path or f"{job.page} (the session was still starting)"
+        error = SnippetError(where, None, str(exc)).to_error(kind="timeout")
     signal.setitimer(signal.ITIMER_REAL, 0)
-    left = end_children(state, Path(job["live"]))
+    left = end_children(state, job.live)
     try:
         check_stray_threads(state)
     except SnippetError as exc:
-        left = left or {"kind": "error", "path": exc.path, "line": exc.line,
-                        "message": str(exc), "traceback": "", "output": ""}
+        left = left or exc.to_error()
     error = error or left
-    fingerprint = platform_fingerprint(job["fingerprint"]) if error is None else {}
-    Path(job["result"]).write_text(json.dumps({"steps": results, "error": error,
-                                               "platform": fingerprint}))
+    fingerprint = platform_fingerprint(job.fingerprint) if error is None else {}
+    result = RunResult(tuple(results), error, fingerprint)
+    job.result.write_text(json.dumps(result.to_json()))
 
 
-def resume(job, start, namespace, state, results):
+def resume(job: Job, start: int, namespace, state: SessionState, results):
     """In a fresh copy of a kept session: the chapter from snippet `start` on, for a new
     job, with the earlier snippets' results and figures as the kept session had them."""
-    live = Path(job["live"])
-    live.mkdir(parents=True, exist_ok=True)
-    err = os.open(live / "stderr", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
+    job.live.mkdir(parents=True, exist_ok=True)
+    err = os.open(job.live / "stderr", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
     os.dup2(err, 1)  # what the interpreter itself says, for the parent's crash report
     os.dup2(err, 2)
-    state.update(figdir=Path(job["figdir"]), session=os.getpid(), children={})
+    state.figdir, state.session, state.children = job.figdir, os.getpid(), {}
     processes.die_with_parent(os.getppid())
     processes.become_reaper()
-    state["figdir"].mkdir(parents=True, exist_ok=True)
-    for name, data in state["drawn"].items():
-        (state["figdir"] / name).write_bytes(data)
+    state.figdir.mkdir(parents=True, exist_ok=True)
+    for name, data in state.drawn.items():
+        (state.figdir / name).write_bytes(data)
     finish(job, start, namespace, state, list(results))
 
 
 def main(job_path):
-    job = json.loads(Path(job_path).read_text())
+    job = Job.from_json(json.loads(Path(job_path).read_text()))
     processes.die_with_parent(os.getppid())
     processes.become_reaper()  # so that detached grandchildren can still be ended
-    limit_memory(job["memory_gb"])
-    limit_file_size(job["disk_mb"])
+    limit_memory(job.memory_gb)
+    limit_file_size(job.disk_mb)
     # A crash in C code still prints the snippet's line, to the worker's own stderr (not
     # to the snippet's output, which fd 2 is while a snippet runs).
     faulthandler.enable(os.fdopen(os.dup(2), "w"))
-    Path(job["figdir"]).mkdir(parents=True, exist_ok=True)
-    Path(job["live"]).mkdir(parents=True, exist_ok=True)
-    sys.path.insert(0, job["cwd"])
-    state = {"path": None, "stem": "", "count": 0, "figures": [], "figdir": Path(job["figdir"]),
-             "session": os.getpid(), "drawn": {}, "children": {}, "capture": None}
-    finish(job, 0, None, state, [])
-
+    job.figdir.mkdir(parents=True, exist_ok=True)
+    job.live.mkdir(parents=True, exist_ok=True)
+    sys.path.insert(0, str(job.cwd))
+    finish(job, 0, None, SessionState(figdir=job.figdir, session=os.getpid()), [])
