@@ -197,7 +197,7 @@ def _run_worker(chapter: Chapter, root: Path, work: Path, job: Job, timeout: flo
             cwd=root, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=out,
             start_new_session=True)  # its own process group, ended as one below
     with _running_lock:
-        _running[proc.pid] = Path(job["live"])
+        _running[proc.pid] = job.live
     try:
         code = proc.wait(timeout=timeout + KILL_GRACE)
         if prefix and code > 128:  # bwrap reports a signal as a shell does
