@@ -1,5 +1,6 @@
 """The engine apart from the book: its layers, no library of the book named in it, and a
 small book that builds, checks and renders where neither numpy nor torch is installed."""
+import ast
 import os
 import re
 import subprocess
@@ -149,3 +150,17 @@ def test_the_scheduler_keeps_costly_modules_whole_and_names_real_modules():
     assert scope(None, engine) == engine
     assert scheduling.first_rank("test_accessibility") == 0
     assert scheduling.first_rank("test_docs") == len(scheduling.FIRST)
+
+
+def test_tests_share_code_through_helpers_only():
+    """A test module imports no conftest and no other test module: what tests share is in
+    tests/helpers/ (or is a fixture of a conftest), so moving or renaming a test module
+    breaks no other."""
+    imports = []
+    for path in sorted((ROOT / "tests").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
+                     [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            imports += [f"{path.relative_to(ROOT)}:{node.lineno}: {name}" for name in names
+                        if name.split(".")[0] == "conftest" or name.startswith("test_")]
+    assert imports == []
