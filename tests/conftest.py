@@ -1,29 +1,21 @@
 """Shared fixtures: one fresh check of every chapter, then one strict build of the records
-with MkDocs and one with Zensical."""
+with MkDocs and one with Zensical; the layer markers, time limits and order of the tests.
+
+Helpers that tests import live in tests/helpers/ (pytest puts tests/ on the path, as the
+folder of this conftest); a fixture the layer folders share is defined here."""
 import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from bookrun.store.book import Book
 from bookrun.hosts.prepare import prepare
-# Test modules that still import a fixture or helper from another test module find it
-# by name (pytest puts only the importing module's own folder on the path).
-for _folder in ("execute", "hosts", "site"):
-    sys.path.insert(0, str(Path(__file__).resolve().parent / _folder))
-
-from helpers.recorded import fresh  # noqa: E402
-
-ROOT = Path(__file__).resolve().parent.parent
-# Zensical lives in its own virtualenv (requirements-zensical.txt); .ci/run creates it.
-ZENSICAL = Path(os.environ.get("ZENSICAL", ROOT / ".venv-zensical" / "bin" / "zensical"))
-# Zensical's config: mkdocs.yml with its own site_dir (Zensical has no --site-dir flag).
-ZENSICAL_CONFIG = "zensical.yml"
-INSTALL_ZENSICAL = ("python -m venv .venv-zensical && "
-                    ".venv-zensical/bin/pip install -r requirements-zensical.txt")
+from helpers.builds import build_frozen, copy_book, zensical_build
+from helpers.paths import ROOT
+from helpers.recorded import fresh
+from helpers.scheduling import ByGroup, first_rank
+from helpers.tools import need_zensical
 
 
 # The suite's layers (CONTRIBUTING.md, "Tests"): each test gets one marker, from what it needs.
@@ -44,8 +36,9 @@ def pytest_collection_modifyitems(config, items):
     platforms). Its time limit is its folder's, or the site's or the book's when it
     needs their shared fixtures (which it may be the first to set up).
 
-    The costliest modules run first (FIRST): with `-n`, each starts on a worker of its own
-    while the many short engine tests fill the other cores' gaps."""
+    The costliest modules run first (FIRST, in helpers/scheduling.py): with `-n`, each
+    starts on a worker of its own while the many short engine tests fill the other
+    cores' gaps."""
     items.sort(key=lambda item: first_rank(item.module.__name__))
     for item in items:
         layer = Path(item.path).parent.name
@@ -61,54 +54,7 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.timeout(max(LIMITS[layer], LIMITS[needs])))
 
 
-# The modules that cost most, costliest first (CONTRIBUTING.md, "Tests"): the audits of
-# every page in a browser, the real book's run (its chapter tests share it), the PDF
-# prints, Lighthouse, the book on portable kernels, the page loads; then those that
-# mostly wait (time limits, killed sessions, serve's rebuilds), which overlap well with
-# the others. The quick modules come last and fill the end.
-FIRST = ["test_accessibility", "book", "test_pdf", "test_lighthouse", "test_platforms",
-         "test_browser", "test_executor", "test_isolation", "test_interactive_browser",
-         "test_interactive", "test_copy_above", "test_plugin", "test_layout", "test_syntax"]
-
-
-# Modules run whole on one worker under -n: their module fixtures are the cost (split,
-# each worker would set them up again each time it came back to the module; a browser
-# is launched per module, hence test_copy_above).
-WHOLE = {"book", "test_accessibility", "test_browser", "test_copy_above",
-         "test_interactive_browser", "test_lighthouse", "test_pdf"}
-
-
-def group_of(module: str) -> str:
-    """The chapter tests and test_book share one run of the real book: one group, so that
-    with `-n` the book runs on one worker only (recorded.py runs it once per process)."""
-    return "book" if module == "test_book" or module[len("test_"):] in CHAPTER_MODULES else module
-
-
-def first_rank(module: str) -> int:
-    group = group_of(module)
-    return FIRST.index(group) if group in FIRST else len(FIRST)
-
-
-CHAPTER_MODULES = {c.name for c in Book(root=ROOT).chapters()}
-
-
-try:
-    from xdist.scheduler import LoadScopeScheduling
-except ImportError:  # pytest-xdist is in requirements.txt; without it, no -n and no hook
-    LoadScopeScheduling = None
-
-if LoadScopeScheduling is not None:
-    class ByGroup(LoadScopeScheduling):
-        """`-n`: units of work handed out in the collection's order (costliest first) to
-        whichever worker is nearly done. A module whose fixtures cost much (an audit of
-        every page, the prints, Lighthouse) is one unit, so they run once, and so is the
-        book's group; any other test is a unit of its own, so that a module of short
-        tests spreads over every worker."""
-
-        def _split_scope(self, nodeid: str) -> str:
-            group = group_of(Path(nodeid.split("::", 1)[0]).stem)
-            return group if group in WHOLE else nodeid
-
+if ByGroup is not None:
     def pytest_xdist_make_scheduler(config, log):
         if config.getoption("dist") == "load":  # -n's default; other --dist modes stay
             config.option.loadscopereorder = False  # keep FIRST's order, not size's
@@ -135,7 +81,7 @@ def book():
 def checked():
     """Every chapter executed fresh once and judged against its record (the CI check).
 
-    The chapter tests read the same runs (tests/recorded.py), so nothing runs twice.
+    The chapter tests read the same runs (tests/helpers/recorded.py), so nothing runs twice.
     """
     from helpers.recorded import FRESH
 
@@ -167,59 +113,12 @@ def once_per_run(tmp_path_factory, name: str, make) -> Path:
     return Path(made.read_text())
 
 
-def build_site(site: Path) -> Path:
-    # Frozen, as when publishing: the site shows the committed (checked) records or fails.
-    env = dict(os.environ, NO_MKDOCS_2_WARNING="1", BOOKRUN_FROZEN="true")
-    proc = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(site)],
-                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
-    assert proc.returncode == 0, f"strict build failed:\n{proc.stdout}\n{proc.stderr}"
-    return site
-
-
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory):
     """The real site, built in strict mode from the committed records; the path of its
     output folder. (Whether the records still match the code is the book layer's
     question, test_book.py: the site does not wait for it.)"""
-    return once_per_run(tmp_path_factory, "site", build_site)
-
-
-def copy_book(dest: Path) -> Path:
-    """The book's sources in another folder: Zensical builds only inside its project."""
-    # Without the figures and notebooks an earlier `prepare` left in docs/: the copy
-    # gets its own.
-    prepared = shutil.ignore_patterns("figures", "notebooks")
-    shutil.copytree(ROOT / "docs", dest / "docs",
-                    ignore=lambda d, names: prepared(d, names) if Path(d) == ROOT / "docs" else [])
-    shutil.copytree(ROOT / "snippets", dest / "snippets")
-    shutil.copytree(ROOT / "diagrams", dest / "diagrams")  # the committed diagram SVGs
-    # mkdocs.yml, Zensical's view of it, and the figure style (part of every record's stamp)
-    for name in ("mkdocs.yml", ZENSICAL_CONFIG, "matplotlibrc"):
-        shutil.copy(ROOT / name, dest / name)
-    return dest
-
-
-def missing_tool(why: str, module: bool = False):
-    """Skip (the test, or with `module` the whole module at import), saying why; under CI
-    (`CI=true`), where .ci/run installs every tool, fail."""
-    if os.environ.get("CI") == "true":
-        pytest.fail(why, pytrace=False)
-    pytest.skip(why, allow_module_level=module)
-
-
-def need_zensical() -> None:
-    if not ZENSICAL.exists():
-        missing_tool(f"Zensical is not installed at {ZENSICAL}: {INSTALL_ZENSICAL}")
-
-
-def zensical_build(project: Path) -> subprocess.CompletedProcess:
-    """`zensical build --clean` of a project, with this checkout's bookrun (and the
-    project's zensical.yml when it has one, as the book does)."""
-    need_zensical()
-    env = dict(os.environ, PYTHONPATH=str(ROOT), NO_COLOR="1")
-    config = ["-f", ZENSICAL_CONFIG] if (project / ZENSICAL_CONFIG).is_file() else []
-    return subprocess.run([str(ZENSICAL), "build", "--clean", *config], cwd=project, env=env,
-                          capture_output=True, text=True, timeout=600)
+    return once_per_run(tmp_path_factory, "site", lambda site: build_frozen(ROOT, site))
 
 
 def build_zensical_site(folder: Path) -> Path:

@@ -9,10 +9,9 @@ from pathlib import Path
 import pytest
 
 from bookrun.execute.session import WORKER_ENV
+from helpers.paths import CHAPTERS as CHAPTER_PAGES
 
 ROOT = Path(__file__).resolve().parents[2]
-CHAPTER_PAGES = ["setup", "return-and-discount", "bandits", "q-learning", "policy-gradients",
-                 "ppo", "rl-for-language-models"]
 
 
 def test_every_chapter_matches_its_record(check_problems):

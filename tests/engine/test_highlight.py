@@ -5,11 +5,11 @@ import html
 import re
 
 import markdown
-from conftest import ROOT
 from mkdocs.utils.yaml import yaml_load
 from pygments.filters import find_filter_class
 
 from bookrun.markdown.highlight import PlainText, missing_filters
+from helpers.paths import ROOT
 
 SOURCE = '''def clipped(ratio, eps=0.2):
     return np.clip(ratio, 1 - eps, len("ab"))  # both sides

@@ -1,11 +1,8 @@
-"""The build-time math and diagram extensions, on small Markdown (no site build)."""
+"""The build-time math and diagram extensions, on small Markdown, in-process (no site build;
+tests/hosts/test_math_and_diagrams.py has the cases that need a process of their own)."""
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
-import types
 from pathlib import Path
 
 import markdown
@@ -71,20 +68,6 @@ def test_without_a_host_the_error_names_the_line_of_the_markdown():
         convert("a\n\n$\\undefinedmacro{x}$\n")
 
 
-def test_output_is_identical_across_processes():
-    """Byte-identical HTML from a fresh interpreter (no shared cache, a new V8)."""
-    text = (ROOT / "docs" / "rl-for-language-models.md").read_text(encoding="utf-8")
-    text = "\n".join(ln for ln in text.splitlines() if not ln.lstrip().startswith(("@run", "{{")))
-    code = ("import sys, markdown; sys.stdout.write(markdown.markdown(sys.stdin.read(), "
-            "extensions=['bookrun.markdown.math', 'tables']))")
-    runs = [subprocess.run([sys.executable, "-c", code], input=text, capture_output=True,
-                           text=True, check=True, cwd=ROOT,
-                           env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}).stdout
-            for _ in range(2)]
-    assert runs[0] == runs[1]
-    assert runs[0].count('class="katex"') > 50
-
-
 def test_formulas_are_drawn_once_per_process():
     bmath.render.cache_clear()
     convert("$q_\\pi$ and $q_\\pi$\n\n$$\nq_\\pi\n$$\n")
@@ -146,50 +129,3 @@ def test_the_cache_key_follows_source_and_mermaid_version(monkeypatch):
 def test_mermaid_version_matches_the_vendored_file():
     head = diagrams.MERMAID_JS.read_text(encoding="utf-8")
     assert f'"{diagrams.MERMAID_VERSION}"' in head or f"'{diagrams.MERMAID_VERSION}'" in head
-
-
-@pytest.mark.skipif(not diagrams.CHROMIUM.is_file(), reason=f"drawing needs {diagrams.CHROMIUM}")
-def test_a_new_diagram_is_drawn_cached_and_described_and_a_bad_one_fails(tmp_path):
-    source = "flowchart LR\n  A[start] -->|go| B[stop]\n"
-    svg = diagrams.diagram_svg(source, tmp_path)
-    assert svg.startswith("<svg") and "<desc" in svg
-    assert "Diagram, arrows: start to stop (go)." in svg
-    assert (tmp_path / f"{diagrams.cache_key(source)}.svg").read_text(encoding="utf-8") == svg
-    text = "# T\n\n```mermaid\nflowchart LR\n  A --> \n  --> -->\n```\n"
-    host = types.SimpleNamespace(bookrun_page=("docs/bad.md", text))
-    with pytest.raises(diagrams.DiagramError, match=r"^docs/bad\.md:4: mermaid cannot draw"):
-        diagrams.diagram_svg("flowchart LR\n  A --> \n  --> -->\n", tmp_path, host)
-
-
-MKDOCS_CONFIG = """\
-site_name: Fixture
-strict: true
-nav:
-  - demo.md
-plugins:
-  - bookrun:
-      timeout: 60
-markdown_extensions:
-  - attr_list
-  - bookrun.markdown.math
-  - pymdownx.superfences
-  - pymdownx.blocks.caption
-"""
-
-
-def test_a_bad_formula_fails_the_mkdocs_build_naming_page_and_line(tmp_path):
-    """Through the plugin: the line is the page's as written, before `@run` expanded it."""
-    (tmp_path / "mkdocs.yml").write_text(MKDOCS_CONFIG)
-    (tmp_path / "docs").mkdir()
-    (tmp_path / "docs" / "demo.md").write_text(
-        "# Demo\n\n@run demo/a.py\n\nFine $x$.\n\nBroken $\\frac{1}{$ here.\n")
-    (tmp_path / "snippets" / "demo").mkdir(parents=True)
-    (tmp_path / "snippets" / "demo" / "a.py").write_text("print(1)\nprint(2)\nprint(3)\n")
-    env = dict(os.environ, NO_MKDOCS_2_WARNING="1", PYTHONPATH=str(ROOT))
-    proc = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-d", "site"], cwd=tmp_path,
-                          env=env, capture_output=True, text=True)
-    assert proc.returncode != 0
-    assert "docs/demo.md:7: KaTeX cannot draw this formula" in proc.stderr, proc.stderr
-    assert "\\frac{1}{" in proc.stderr
-    assert "Traceback" not in proc.stderr  # stops like a failing snippet, with the message alone
-    assert not (tmp_path / "site" / "demo" / "index.html").exists()

@@ -1,7 +1,7 @@
 """What `python -m bookrun check` tells the author (issue 33, item 8): the chapter to
 update by name, and a record that cannot be read called corrupt, not a difference."""
 from bookrun.hosts.cli import main
-from test_executor import make_book
+from helpers.books import make_book
 
 
 def test_check_names_the_chapter_to_update(tmp_path, capsys):

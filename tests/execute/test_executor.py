@@ -3,13 +3,10 @@ import hashlib
 import json
 import os
 import re
-import shutil
 import stat
 import sys
-import tempfile
 import textwrap
 import time
-from pathlib import Path
 
 import pytest
 
@@ -23,29 +20,7 @@ from bookrun.model.page import SnippetRecord
 from bookrun.store.records import Record, load_record, record_path
 from bookrun.render.page import render_page
 from bookrun.execute.session import ExecutionError
-
-
-def make_book(tmp_path, page, snippets, timeout=60.0, logs=None):
-    """A book with one page `docs/demo.md` and snippets under `snippets/demo/`."""
-    (tmp_path / "docs").mkdir(exist_ok=True)
-    (tmp_path / "docs" / "demo.md").write_text(textwrap.dedent(page))
-    folder = tmp_path / "snippets" / "demo"
-    folder.mkdir(parents=True, exist_ok=True)
-    for name, code in snippets.items():
-        (folder / name).write_text(textwrap.dedent(code))
-    book = Book(root=tmp_path, timeout=timeout)
-    book.log = (logs.append if logs is not None else (lambda msg: None))
-    return book
-
-
-PLOT = """\
-import matplotlib.pyplot as plt
-
-fig, ax = plt.subplots(figsize=(3, 2))
-_ = ax.plot([0, 1, 2], [0, 1, 4])
-plt.show()
-print("drawn")
-"""
+from helpers.books import PLOT, RESUME_CODE, make_book
 
 
 def test_captures_prints_echo_and_figures(tmp_path):
@@ -648,34 +623,7 @@ def test_written_files_follow_the_umask(tmp_path, umask):
     assert [stat.S_IMODE(p.stat().st_mode) for p in written] == [expected, expected]
 
 
-# -- serve: a save re-runs the chapter from the edited snippet ----------------------
-RESUME_PAGE = "# Demo\n@run demo/a.py\n@run demo/b.py\n@run demo/c.py\n\nLast {{ z | .3f }}.\n"
-RESUME_CODE = {
-    # The file counts how many times the chapter ran from its first snippet (the `kept`
-    # fixture says where it lies).
-    "a.py": "import numpy as np\n_ = open(STARTS, 'a').write('a')\n"
-            "rng = np.random.default_rng(0)\nprint(rng.normal(size=2).round(4))\n",
-    "b.py": PLOT.replace("[0, 1, 4]", "rng.normal(size=3)"),
-    "c.py": "z = rng.normal()\nprint('last draw', round(z, 4))\n",
-}
-
-
-@pytest.fixture
-def kept(tmp_path):
-    """A book whose builds keep their sessions, as under `mkdocs serve`."""
-    book_root = tmp_path / "book"
-    book_root.mkdir()
-    kept_root = Path(tempfile.mkdtemp(prefix="bk-"))  # socket names must be short
-    # The count of starts goes where a session under serve may write: the kept sessions'
-    # folder (everything else but its scratch is read-only or private to it).
-    code = dict(RESUME_CODE, **{"a.py": RESUME_CODE["a.py"].replace(
-        "STARTS", repr(str(kept_root / "starts.txt")))})
-    book = make_book(book_root, RESUME_PAGE, code)
-    book.checkpoints = kept_root
-    yield book
-    checkpoint.release(book.checkpoints / "demo")
-    shutil.rmtree(book.checkpoints, ignore_errors=True)
-
+# -- serve: a save re-runs the chapter from the edited snippet (the `kept` book) ----
 
 def starts(book) -> int:
     return len((book.checkpoints / "starts.txt").read_text())

@@ -19,8 +19,8 @@ from bookrun.store.records import Record, read_record, record_path
 from bookrun.render.page import render_page, render_step
 from bookrun.model.text import visible
 from bookrun.execute.session import ExecutionError
-from test_executor import make_book
-from test_plugin import build as mkdocs_build
+from helpers.books import make_book
+from helpers.builds import build_fixture as mkdocs_build
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -18,7 +18,7 @@ from bookrun.execute.worker import checkpoint
 from bookrun.execute import sandbox
 from bookrun.execute import session
 from bookrun.model.page import ExecutionError
-from test_executor import kept, make_book, RESUME_CODE  # noqa: F401 - a fixture
+from helpers.books import RESUME_CODE, make_book
 
 ROOT = Path(__file__).resolve().parents[2]
 SANDBOXED = sandbox.bubblewrap() is not None
@@ -319,7 +319,7 @@ def test_the_memory_limit_names_the_snippet_and_the_option(tmp_path):
 
 
 # -- serve: a failure of a resumed run reaches the page --------------------------------
-def test_a_resumed_run_stuck_in_c_code_is_killed_and_reported(kept):  # noqa: F811
+def test_a_resumed_run_stuck_in_c_code_is_killed_and_reported(kept):
     kept.build()
     kept.timeout = 1.0
     c = kept.snippets_root / "demo" / "c.py"
@@ -332,7 +332,7 @@ def test_a_resumed_run_stuck_in_c_code_is_killed_and_reported(kept):  # noqa: F8
     assert time.monotonic() - t0 < 1 + session.KILL_GRACE + 3
 
 
-def test_any_failure_to_run_a_session_is_an_execution_error(kept, monkeypatch):  # noqa: F811
+def test_any_failure_to_run_a_session_is_an_execution_error(kept, monkeypatch):
     kept.build()
     c = kept.snippets_root / "demo" / "c.py"
     c.write_text(RESUME_CODE["c.py"] + "print('edited')\n")

@@ -16,7 +16,7 @@ import pytest
 from bookrun.execute import environment, sandbox
 from bookrun.model.page import ExecutionError
 from bookrun.store.book import Book
-from test_executor import PLOT, make_book
+from helpers.books import PLOT, make_book
 
 ROOT = Path(__file__).resolve().parents[2]
 SECRET = "fake-secret-123"

@@ -6,11 +6,10 @@ are identical (the check proves it); on another CPU the platform-bound snippets
 print other digits, and their findings must still hold there.
 """
 import re
-from pathlib import Path
 
 from bookrun.store.book import Book, Checked
+from helpers.paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?")
 DECIMAL = re.compile(r"[-+]?\d+\.\d+(?:e[-+]?\d+)?")
 

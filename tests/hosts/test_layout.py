@@ -1,5 +1,6 @@
 """The engine apart from the book: its layers, no library of the book named in it, and a
 small book that builds, checks and renders where neither numpy nor torch is installed."""
+import ast
 import os
 import re
 import subprocess
@@ -7,9 +8,9 @@ import sys
 import textwrap
 from pathlib import Path
 
-from conftest import ZENSICAL, zensical_build
-
-ROOT = Path(__file__).resolve().parents[2]
+from helpers import scheduling
+from helpers.builds import zensical_build
+from helpers.paths import ROOT, ZENSICAL
 
 
 def test_modules_import_only_their_own_layer_or_those_below():
@@ -136,18 +137,30 @@ def test_every_stylesheet_parses_to_whole_rules():
 
 
 def test_the_scheduler_keeps_costly_modules_whole_and_names_real_modules():
-    """`-n` (tests/conftest.py): the book's chapter tests go to one worker together, a
+    """`-n` (tests/helpers/scheduling.py): the book's chapter tests go to one worker together, a
     module with costly fixtures is one unit, any other test is a unit of its own; and
     every module the order names exists (a renamed file would silently run last)."""
-    import conftest
-
-    for name in set(conftest.FIRST) | conftest.WHOLE:
+    for name in set(scheduling.FIRST) | scheduling.WHOLE:
         assert name == "book" or list((ROOT / "tests").glob(f"*/{name}.py")), name
-    scope = conftest.ByGroup._split_scope  # it reads nothing of the scheduler's own
+    scope = scheduling.ByGroup._split_scope  # it reads nothing of the scheduler's own
     assert scope(None, "tests/book/test_bandits.py::test_expected_reward_exact") == "book"
     assert scope(None, "tests/book/test_book.py::test_every_chapter_matches_its_record") == "book"
     assert scope(None, "tests/site/test_pdf.py::test_us_letter") == "test_pdf"
     engine = "tests/execute/test_executor.py::test_two_fresh_executions_are_byte_identical"
     assert scope(None, engine) == engine
-    assert conftest.first_rank("test_accessibility") == 0
-    assert conftest.first_rank("test_docs") == len(conftest.FIRST)
+    assert scheduling.first_rank("test_accessibility") == 0
+    assert scheduling.first_rank("test_docs") == len(scheduling.FIRST)
+
+
+def test_tests_share_code_through_helpers_only():
+    """A test module imports no conftest and no other test module: what tests share is in
+    tests/helpers/ (or is a fixture of a conftest), so moving or renaming a test module
+    breaks no other."""
+    imports = []
+    for path in sorted((ROOT / "tests").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
+                     [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            imports += [f"{path.relative_to(ROOT)}:{node.lineno}: {name}" for name in names
+                        if name.split(".")[0] == "conftest" or name.startswith("test_")]
+    assert imports == []

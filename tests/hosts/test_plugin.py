@@ -4,42 +4,13 @@ import re
 import socket
 import subprocess
 import sys
-import textwrap
 import time
 import urllib.request
 from pathlib import Path
 
 import bookrun
 
-
-CONFIG = """\
-site_name: Fixture
-strict: true
-nav:
-  - "4. Demo": demo.md
-plugins:
-  - bookrun:
-      timeout: 60
-markdown_extensions:
-  - attr_list
-  - pymdownx.blocks.caption
-  - pymdownx.highlight
-  - pymdownx.superfences
-"""
-
-
-def build(tmp_path, page, snippets, extra_env=None, timeout="60", config=CONFIG):
-    (tmp_path / "mkdocs.yml").write_text(config.replace("timeout: 60", f"timeout: {timeout}"))
-    (tmp_path / "docs").mkdir(exist_ok=True)
-    (tmp_path / "docs" / "demo.md").write_text(textwrap.dedent(page))
-    folder = tmp_path / "snippets" / "demo"
-    folder.mkdir(parents=True, exist_ok=True)
-    for name, code in snippets.items():
-        (folder / name).write_text(code)
-    env = dict(os.environ, NO_MKDOCS_2_WARNING="1", **(extra_env or {}))
-    return subprocess.run([sys.executable, "-m", "mkdocs", "build", "-d", "site"], cwd=tmp_path,
-                          env=env, capture_output=True, text=True)
-
+from helpers.builds import FIXTURE_CONFIG as CONFIG, build_fixture as build
 
 PLOT = ("import matplotlib.pyplot as plt\n\nfig, ax = plt.subplots(figsize=(2, 2))\n"
         "_ = ax.plot([1, 2])\nplt.show()\nwhat = '<i>'\nprint('<b>shown as text</b>')\n")

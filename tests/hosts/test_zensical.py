@@ -9,7 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, zensical_build
+from helpers.builds import zensical_build
+from helpers.paths import ROOT
 
 from bookrun.store.book import Book
 from bookrun.hosts.prepare import prepare

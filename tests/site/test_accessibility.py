@@ -17,12 +17,12 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from conftest import ROOT, missing_tool
-
-# The server, the browser and the page loader are the browser tests' own (the import
-# also skips this module, with their message, where Debian's chromium is missing).
-from test_browser import (CHAPTERS, DESKTOP, LAY_OUT_ALL, Tab,  # noqa: F401
-                          base_url, browser, chromium, page_id, site_pages)
+# The browser and the page loader are the browser tests' own (the import also skips this
+# module, with their message, where Debian's chromium is missing); tests/site/conftest.py
+# serves the site and launches the browser.
+from helpers.browser import DESKTOP, LAY_OUT_ALL, NEXT_FRAME, Tab, chromium, page_id
+from helpers.paths import CHAPTERS, ROOT
+from helpers.tools import missing_tool
 
 
 SCHEMES = {"light": "default", "dark": "slate"}  # prefers-color-scheme -> Material's palette
@@ -30,12 +30,9 @@ BLOCKING = ("serious", "critical")
 FIGURE_NUMBER = re.compile(r"^Figure (\d+)\.(\d+)\.")
 # Figures are numbered by the chapter's place in the nav ("3. Bandits"): CHAPTERS order.
 CHAPTER_NUMBER = {path: str(n) for n, path in enumerate(CHAPTERS, start=1)}
-# Playwright's evaluate has no time limit of its own: every wait in a page script is
-# bounded, so a frame that never comes (a hidden or stalled page) fails a test instead
-# of hanging the suite. FRAME is two animation frames or FRAME_LIMIT_MS, whichever first.
-FRAME_LIMIT_MS = 2000
-FRAME = (f"() => Promise.race([new Promise(r => requestAnimationFrame(() => "
-         f"requestAnimationFrame(r))), new Promise(r => setTimeout(r, {FRAME_LIMIT_MS}))])")
+# Every wait in a page script is bounded (helpers/browser.py): two animation frames, or
+# FRAME_LIMIT_MS if frames stop.
+FRAME = NEXT_FRAME
 # One screen at a time, two frames each (time for the browser to draw what came into
 # view), then back to the top.
 SCROLL_THROUGH = f"""async () => {{
@@ -164,7 +161,7 @@ def _audit_jobs(base_url: str, jobs: queue.SimpleQueue) -> dict:
 
 
 @pytest.fixture(scope="module")
-def axe_report(base_url, site_pages):  # noqa: F811
+def axe_report(base_url, site_pages):
     """{(scheme, state, path): [violations]} for every page, in the AUDITS it gets.
 
     axe takes 5 to 12 s on a chapter (12-18k elements), all of it in one renderer's
@@ -180,7 +177,7 @@ def axe_report(base_url, site_pages):  # noqa: F811
     return {key: lines for part in parts for key, lines in part.items()}
 
 
-def test_the_audit_runs_the_pinned_axe_and_finds_what_is_planted(browser):  # noqa: F811
+def test_the_audit_runs_the_pinned_axe_and_finds_what_is_planted(browser):
     # What every audit below rests on: the injected script is the release package.json
     # pins, and a faint paragraph and an image with no text alternative come back as
     # serious or critical violations, the only kind that fails a page.
@@ -226,7 +223,7 @@ FIGURES = r"""
 
 
 @pytest.fixture(scope="module")
-def figures(browser, base_url):  # noqa: F811
+def figures(browser, base_url):
     tab = Tab(browser, base_url, viewport=DESKTOP)
     found = {}
     for path in CHAPTERS:
@@ -297,7 +294,7 @@ RESULT_CHOSEN = """() => {
 MAX_TABS = 1500  # a chapter has many code blocks, each with a copy button, before its answers
 
 
-def test_keyboard_reaches_skip_link_search_palette_and_answers(browser, base_url, site_pages):  # noqa: F811
+def test_keyboard_reaches_skip_link_search_palette_and_answers(browser, base_url, site_pages):
     tab = Tab(browser, base_url, viewport=DESKTOP)
     try:
         path = CHAPTERS[0]
@@ -333,29 +330,29 @@ def test_keyboard_reaches_skip_link_search_palette_and_answers(browser, base_url
         tab.close()
 
 
-def test_keyboard_switches_the_palette_and_searches(browser, base_url):  # noqa: F811
+def tab_to(page, kind: str, what: str, presses: int = 40) -> None:
+    """Press Tab until the focus is on an element of ACTIVE's `kind`; fail naming `what`
+    if `presses` do not reach it."""
+    for _ in range(presses):
+        page.keyboard.press("Tab")
+        if (page.evaluate(ACTIVE) or {}).get("kind") == kind:
+            return
+    pytest.fail(f"Tab never reached {what}")
+
+
+def test_keyboard_switches_the_palette_and_searches(browser, base_url):
     tab = Tab(browser, base_url, viewport=DESKTOP)
     try:
         assert not tab.open(CHAPTERS[0]), tab.problems
         page = tab.page
         scheme = "() => document.body.getAttribute('data-md-color-scheme')"
         assert page.evaluate(scheme) == "default"
-        for _ in range(40):
-            page.keyboard.press("Tab")
-            if (page.evaluate(ACTIVE) or {}).get("kind") == "palette":
-                break
-        else:
-            pytest.fail("Tab never reached the palette toggle")
+        tab_to(page, "palette", "the palette toggle")
         page.keyboard.press("Space")  # a radio in a group: Space selects, arrows move
         if page.evaluate(scheme) == "default":
             page.keyboard.press("ArrowRight")
         page.wait_for_function(f"() => ({scheme})() === 'slate'")
-        for _ in range(40):
-            page.keyboard.press("Tab")
-            if (page.evaluate(ACTIVE) or {}).get("kind") == "search":
-                break
-        else:
-            pytest.fail("Tab never reached the search box")
+        tab_to(page, "search", "the search box")
         if page.evaluate(ACTIVE)["tag"] == "button":
             page.keyboard.press("Enter")  # Zensical: the button opens the search dialog
         page.keyboard.type("regret")

@@ -12,148 +12,21 @@ import json
 import re
 import statistics
 import time
-import xml.etree.ElementTree as ET
-from contextlib import contextmanager
 from urllib.parse import urlparse
-from pathlib import Path
 
 import pytest
-from helpers.site_server import serve, stop
 
-CHROMIUM = Path("/usr/bin/chromium")
-if not CHROMIUM.exists():
-    pytest.skip(f"browser tests need {CHROMIUM}: install Debian's chromium: "
-                "apt-get install chromium", allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api", reason="pip install -r requirements.txt")
+# Skips this module where Debian's chromium or Playwright is missing.
+from helpers.browser import (DESKTOP, LAY_OUT_ALL, NEXT_FRAME, PHONE, TIMEOUT_MS, Tab, page_id,
+                             url_of)
+from helpers.paths import CHAPTERS
 
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
-CHAPTERS = ["setup", "return-and-discount", "bandits", "q-learning", "policy-gradients", "ppo",
-            "rl-for-language-models"]
-PAGES = ["", *CHAPTERS]  # "" is the home page
-TIMEOUT_MS = 20_000  # per wait, on a slow CI machine
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 900}
-# Two animation frames, or two seconds if frames stop (a hidden page): never a hang.
-NEXT_FRAME = ("() => Promise.race([new Promise(r => requestAnimationFrame(() => "
-              "requestAnimationFrame(r))), new Promise(r => setTimeout(r, 2000))])")
 # Material 9.8 draws the copy button as button.md-code__button; older ones as .md-clipboard.
 COPY_BUTTON = '.md-clipboard, button.md-code__button[data-md-type="copy"]'
 # Math and diagrams are drawn when the site is built: no page may fetch a script for them.
 CLIENT_SIDE_DRAWING = re.compile(r"mathjax|tex-(?:svg|chtml|mml)|mermaid|katex[^/]*\.js", re.I)
 SCRIPT_BUDGET = 250_000  # bytes of script a chapter loads before the reader scrolls
-# Blocks far from the viewport skip layout until the reader scrolls near them
-# (book.css: content-visibility: auto) and measure 0 x 0 until then. Lay the whole
-# page out before measuring, as a reader scrolling through it would see it.
-LAY_OUT_ALL = ".md-typeset > * { content-visibility: visible !important; }"
-
-
-def page_id(path: str) -> str:
-    return path or "home"
-
-
-def url_of(path: str) -> str:
-    """A page's URL relative to the site root (MkDocs' directory URLs)."""
-    return path + "/" if path else ""
-
-
-# -- the server and the browser ---------------------------------------------------------------
-@pytest.fixture(scope="module")
-def base_url(site):
-    server, url = serve(site, gzip=False)
-    yield url
-    stop(server)
-
-
-@contextmanager
-def chromium():
-    """Debian's chromium, with a Playwright of this thread's own (the sync API wants one
-    instance per thread)."""
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as b:
-        yield b
-
-
-class Tab:
-    """One browser context and page; records every problem a load causes."""
-
-    def __init__(self, browser, base_url, **context_options):
-        self.base = base_url
-        self.problems: list[str] = []
-        self.context = browser.new_context(color_scheme="light", **context_options)
-        self.requests: list[str] = []
-        self.scripts: dict[str, int] = {}  # URL -> bytes, for scripts loaded by the page
-        # Requests made since the last open(): a font the previous page asked for late
-        # (text laid out after its fonts were ready) is aborted by the next navigation,
-        # which says nothing about the page being opened.
-        self.mine: set = set()
-        self.context.route("**/*", self._route)
-        self.page = self.context.new_page()
-        self.page.set_default_timeout(TIMEOUT_MS)
-        self.page.on("console", self._console)
-        self.page.on("pageerror", lambda exc: self.problems.append(f"uncaught error: {exc}"))
-        self.page.on("requestfailed", self._failed)
-        self.page.on("response", self._response)
-
-    def _route(self, route):
-        url = route.request.url
-        self.requests.append(url)
-        self.mine.add(route.request)
-        if url.startswith(self.base):
-            route.continue_()
-        else:
-            self.problems.append(f"request to another host (pages must render offline): {url}")
-            route.abort()
-
-    def _console(self, msg):
-        if msg.type == "error":
-            where = msg.location.get("url", "") if msg.location else ""
-            self.problems.append(f"console error: {msg.text} {where}".rstrip())
-
-    def _failed(self, request):
-        if request.url.startswith(self.base) and request in self.mine:
-            self.problems.append(f"request failed: {request.url} ({request.failure})")
-
-    def _response(self, response):
-        if response.status >= 400:
-            self.problems.append(f"HTTP {response.status}: {response.url}")
-        elif response.request.resource_type == "script":
-            self.scripts[response.url] = int(response.header_value("content-length") or 0)
-
-    def open(self, path: str) -> list[str]:
-        """Load a page and wait until math, diagrams and images are done; return problems."""
-        self.problems, self.requests, self.scripts, self.mine = [], [], {}, set()
-        try:
-            self.page.goto(self.base + url_of(path), wait_until="load")
-        except sync_api.Error as exc:
-            self.problems.append(f"page did not load: {str(exc).splitlines()[0]}")
-            return self.problems
-        self.settle()
-        return self.problems
-
-    def settle(self):
-        page = self.page
-        try:
-            # Nothing typesets any more; wait for the math fonts and the figures.
-            # Bounded: Playwright's evaluate would wait for ever on a promise that never
-            # settles.
-            page.evaluate(f"() => Promise.race([document.fonts.ready.then(() => true), "
-                          f"new Promise((_, no) => setTimeout(() => no('fonts'), {TIMEOUT_MS}))])")
-            page.wait_for_function("() => [...document.images].every(i => i.complete)")
-        except sync_api.Error:
-            self.problems.append("fonts or images still loading")
-
-    def close(self):
-        self.context.close()
+PAGES = ["", *CHAPTERS]  # "" is the home page
 
 
 # -- what one load of each page shows ---------------------------------------------------------
@@ -232,19 +105,6 @@ PHONE_INSPECT = r"""
           formulas, narrowDiagrams};
 }
 """
-
-
-def _sitemap_paths(site: Path) -> list[str]:
-    ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
-    locs = [e.text.strip() for e in ET.parse(site / "sitemap.xml").getroot().findall("s:url/s:loc", ns)]
-    home = min(locs, key=len)  # site_url itself
-    return [loc[len(home):].strip("/") for loc in locs]
-
-
-@pytest.fixture(scope="module")
-def site_pages(site):
-    """Every HTML page of the site, as paths relative to its root ("" is home)."""
-    return _sitemap_paths(site)
 
 
 @pytest.fixture(scope="module")

@@ -10,9 +10,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-CHAPTERS = ["setup", "return-and-discount", "bandits", "q-learning", "policy-gradients", "ppo",
-            "rl-for-language-models"]
+from helpers.paths import CHAPTERS, ROOT
+
 MB, KB = 1_000_000, 1_000
 PAGE_BUDGET = 1.5 * MB  # a chapter's HTML plus the figures it shows
 FIGURE_BUDGET = 250 * KB  # one figure SVG

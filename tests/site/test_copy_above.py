@@ -133,15 +133,14 @@ def wait_for_clipboard(page, tries: int = 100) -> str:
 
 
 def test_button_copies_by_mouse_and_keyboard(built_site):
-    from test_browser import ARGS, CHROMIUM, DESKTOP, TIMEOUT_MS, sync_api
+    from helpers.browser import DESKTOP, TIMEOUT_MS, chromium  # skips without chromium
     from helpers.site_server import serve, stop
 
     chapter = "bandits"
     copies = page_copies(built_site, chapter)
     server, base = serve(built_site)
     try:
-        with sync_api.sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        with chromium() as browser:
             context = browser.new_context(viewport=DESKTOP)
             context.grant_permissions(["clipboard-read", "clipboard-write"], origin=base[:-1])
             page = context.new_page()
@@ -175,6 +174,5 @@ def test_button_copies_by_mouse_and_keyboard(built_site):
             page.keyboard.press("Space")
             assert wait_for_clipboard(page) == copies[1]
             assert not errors, errors
-            browser.close()
     finally:
         stop(server)

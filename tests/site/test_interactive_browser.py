@@ -3,107 +3,24 @@ controls by mouse and keyboard, the live text, play, no script, lazy loading, ax
 Also the same page built by Zensical."""
 from __future__ import annotations
 
-import os
 import re
 import shutil
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
+# Skips this module where Debian's chromium or Playwright is missing.
+from helpers.browser import DESKTOP, NEXT_FRAME, TIMEOUT_MS, Tab
+from helpers.builds import build_frozen, zensical_build
+from helpers.demo_book import make_project
 from helpers.site_server import serve, stop
-from test_browser import NEXT_FRAME, TIMEOUT_MS, Tab, browser  # noqa: F401 (a fixture)
 
 from bookrun.store.book import Book
 from bookrun.hosts.prepare import prepare
-from conftest import zensical_build
-
-ROOT = Path(__file__).resolve().parents[2]
-FILLER = "\n\n".join(f"Paragraph {n} of text before the figure, to keep it far below the "
-                     "first screen." for n in range(60))
-PAGE = f"""\
----
-chapter: 1
----
-# Demo
-
-{FILLER}
-
-@run demo/wave.py
-Figure: A sine wave whose frequency, amplitude and name the controls set.
-Alt: A sine curve on fixed axes, packing more periods as the frequency rises from 1 to 2.
-Interactive: wave
-Control: freq = 1 to 2 step 0.5 | frequency | play
-Control: amp = 1, 2 | amplitude
-Control: name = "a", "b", "c", "d", "e" | curve name
-
-Text after the figure.
-"""
-WAVE = """\
-import numpy as np
-import matplotlib.pyplot as plt
-
-
-def wave(freq=1.0, amp=1, name="a"):
-    x = np.linspace(0, 1, 40)
-    fig, ax = plt.subplots(figsize=(3, 2))
-    _ = ax.plot(x, amp * np.sin(2 * np.pi * freq * x))
-    ax.set_ylim(-2.2, 2.2)
-    ax.set_title(f"{name}: f = {freq:.1f}")
-    print(f"curve {name}: frequency {freq:.1f}, amplitude {amp}")
-    plt.show()
-
-
-wave()
-"""
-PLAIN = """\
----
-chapter: 2
----
-# Plain
-
-@run plain/line.py
-Figure: A rising line.
-Alt: One straight line that rises from one to two across the plot.
-"""
-LINE = ("import matplotlib.pyplot as plt\n\nfig, ax = plt.subplots(figsize=(2, 2))\n"
-        "_ = ax.plot([1, 2])\nplt.show()\n")
-
-
-def make_project(dest: Path) -> Path:
-    """A two-page book with the real site's configuration: one interactive figure."""
-    (dest / "docs").mkdir(parents=True)
-    shutil.copytree(ROOT / "docs" / "assets", dest / "docs" / "assets")
-    (dest / "docs" / "demo.md").write_text(PAGE)
-    (dest / "docs" / "plain.md").write_text(PLAIN)
-    for chapter, name, code in (("demo", "wave.py", WAVE), ("plain", "line.py", LINE)):
-        (dest / "snippets" / chapter).mkdir(parents=True)
-        (dest / "snippets" / chapter / name).write_text(code)
-    shutil.copy(ROOT / "matplotlibrc", dest / "matplotlibrc")
-    config = (ROOT / "mkdocs.yml").read_text()
-    nav = "nav:\n  - 1. Demo: demo.md\n  - 2. Plain: plain.md\n\n"
-    config = re.sub(r"(?ms)^nav:\n.*?\n\n", nav, config)
-    config = re.sub(r"(?m)^watch:\n  - bookrun\n", "", config)  # no bookrun/ folder here
-    (dest / "mkdocs.yml").write_text(config)
-    Book(root=dest, timeout=120).build()  # the records, as `bookrun update` writes them
-    return dest
 
 
 @pytest.fixture(scope="module")
 def project(tmp_path_factory):
     return make_project(tmp_path_factory.mktemp("interactive"))
-
-
-def build_frozen(project: Path, out: Path) -> Path:
-    """A strict `mkdocs build` of a fixture project from its records, with this checkout's
-    bookrun; the output folder."""
-    env = dict(os.environ, NO_MKDOCS_2_WARNING="1", BOOKRUN_FROZEN="true",
-               PYTHONPATH=str(ROOT))
-    proc = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(out)],
-                          cwd=project, env=env, capture_output=True, text=True, timeout=600)
-    assert proc.returncode == 0, proc.stderr
-    return out
 
 
 @pytest.fixture(scope="module")
@@ -120,7 +37,7 @@ def base_url(demo_site):
 
 @pytest.fixture
 def tab(browser, base_url):
-    t = Tab(browser, base_url, viewport={"width": 1280, "height": 900})
+    t = Tab(browser, base_url, viewport=DESKTOP)
     yield t
     t.close()
 

@@ -14,12 +14,11 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from helpers import lighthouse_run
-from conftest import missing_tool
+from helpers.paths import CHAPTERS
 from helpers.site_server import serve, stop
+from helpers.tools import missing_tool
 
 CATEGORIES = ("accessibility", "best-practices", "seo")
-CHAPTERS = ["setup", "return-and-discount", "bandits", "q-learning", "policy-gradients", "ppo",
-            "rl-for-language-models"]
 # (generator, page): every page of the published build; Zensical's home and one chapter.
 CASES = ([("mkdocs", p) for p in ["", *CHAPTERS]]
          + [("zensical", ""), ("zensical", "ppo")])

@@ -8,10 +8,13 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, missing_tool
 
 from bookrun.pdf.combine import PrintError, combine
 from bookrun.store.records import load_record
+from helpers.builds import build_frozen
+from helpers.demo_book import make_project
+from helpers.paths import CHAPTERS, ROOT
+from helpers.tools import missing_tool
 
 pypdf = pytest.importorskip("pypdf")
 CHROMIUM = Path(os.environ.get("BOOKRUN_CHROMIUM") or "/usr/bin/chromium")
@@ -23,9 +26,7 @@ KATEX_HTML = re.compile(r'<span class="katex-html" aria-hidden="true">.*?</span>
 ARTICLE = re.compile(r"<article\b[^>]*>(.*?)</article>", re.S)
 HEADING = re.compile(r"<h([12])\b[^>]*>(.*?)</h\1>", re.S)
 FIGURE = re.compile(r'<figure id="figure-(\d+)-(\d+)">.*?<figcaption>(.*?)</figcaption>', re.S)
-PAGES = ["index.html"] + [f"{p}/index.html" for p in (
-    "setup", "return-and-discount", "bandits", "q-learning", "policy-gradients", "ppo",
-    "rl-for-language-models")]
+PAGES = ["index.html"] + [f"{p}/index.html" for p in CHAPTERS]
 # Three printed outputs, each a line of its snippet's recorded output.
 RECORDED = [
     ("bandits", "bandits/learning_from_pulls.py",
@@ -98,8 +99,6 @@ def small_prints(tmp_path_factory):
     properties of the printer, which second and third prints of the whole book (a
     minute of one core each) showed no better."""
     need_chromium()
-    from test_interactive_browser import build_frozen, make_project
-
     project = make_project(tmp_path_factory.mktemp("small-book"))
     # A home page of many short paragraphs: on shorter Letter pages it takes more of
     # them, so the chapters after it start on other pages than in A4.
