@@ -52,6 +52,15 @@ class BookConfig:
         "its name) when the snippets imported that module. Kept as the record's platform: "
         "a `platform-bound` snippet is compared exactly only on the platform that recorded "
         "it.", default_factory=dict)
+    chapter_headers: bool = _doc("Show a header under each chapter's title (level, reading "
+                                 "time, figures, \"Before this chapter\", \"You are done "
+                                 "when\") from the `level`, `before` and `done_when` fields "
+                                 "of its front matter.", default=False)
+    min_alt_words: int = _doc("Fewest words a figure's `Alt:` text may have; 0: any "
+                              "non-empty text other than the caption.", default=0)
+    number_figures: bool = _doc("Number figures per chapter (`Figure 3.2`, from a numbered "
+                                "nav title or `chapter:` in the front matter) and check that "
+                                "the prose's `Figure 3.2` exists.", default=False)
 
     @classmethod
     def from_options(cls, options: dict, where: str = "bookrun.extension") -> "BookConfig":

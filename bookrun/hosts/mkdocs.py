@@ -27,8 +27,8 @@ from bookrun.execute.worker import checkpoint
 from bookrun.store.book import Book
 from bookrun.config import ConfigError
 from bookrun.markdown.highlight import missing_filters
-from bookrun.model.page import ExecutionError, PageError
-from bookrun.render.notebook import chapter_notebook, page_title
+from bookrun.model.page import ExecutionError, PageError, SnippetRecord
+from bookrun.render.notebook import chapter_notebook
 from bookrun.render.extension import FIGURE, BookrunExtension, PageContext, chapter_number
 from bookrun.store.records import Record, read_if_valid, record_path, write_atomic
 from bookrun.model.text import visible
@@ -116,7 +116,8 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
         try:
             # Under serve, a page error is kept (the extension shows it on the page).
             broken: dict[Path, str] | None = {} if getattr(self, "serving", False) else None
-            chapters = self.book.chapters(broken)
+            docs = self.book.documents(broken)  # each page read and parsed once
+            chapters = [doc.chapter for doc in docs]
             for page, error in (broken or {}).items():
                 self.broken[str(page)] = error
                 log.info(f"{os.path.relpath(page, self.book.root)} shows this error "
@@ -133,9 +134,10 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
             raise PluginError(f"bookrun: {visible(str(exc))}") from None
         self._drop_prepared(files, chapters)
         self.pages = {}
-        for ch in chapters:
+        for doc in docs:
+            ch = doc.chapter
             rec, failure = records.get(ch.name), failures.get(ch.name)
-            self.pages[str(ch.page.resolve())] = (ch, rec, failure, False)
+            self.pages[str(ch.page.resolve())] = (doc, rec, failure, False)
             self._mark_changed(ch, rec, failure, files)
             if rec is None or not self.book.has_notebook(ch):
                 continue
@@ -150,13 +152,13 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
             src_dir = self.book.cache / "generated"
             uri = f"notebooks/{ch.name}.ipynb"
             if failure is None:
-                text = self._notebook(ch, rec, figs)
+                text = self._notebook(ch, rec, figs, doc.title)
                 if not (src_dir / uri).is_file() or (src_dir / uri).read_text("utf-8") != text:
                     write_atomic(src_dir / uri, text.encode())
             elif not (src_dir / uri).is_file():  # a failing chapter keeps its last notebook
                 continue
             files.append(File(uri, str(src_dir), config.site_dir, config.use_directory_urls))
-            self.pages[str(ch.page.resolve())] = (ch, rec, failure, True)
+            self.pages[str(ch.page.resolve())] = (doc, rec, failure, True)
         return files
 
     def _drop_prepared(self, files, chapters):
@@ -215,14 +217,13 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
         found = self.pages.get(str(Path(page.file.abs_src_path).resolve()))
         if found is None:
             return ""
-        chapter, record, failure, notebook = found
+        doc, record, failure, notebook = found
         parts = [record.to_json() if record else "", failure or "", str(notebook)]
-        parts += [self._read_code(s.snippet) for s in chapter.steps]
+        parts += [self._read_code(s.snippet) for s in doc.chapter.steps]
         return hashlib.sha256("\0".join(parts).encode()).hexdigest()
 
-    def _notebook(self, chapter, record, figs) -> str:
+    def _notebook(self, chapter, record, figs, title: str) -> str:
         """The chapter's notebook text; under serve, rebuilt only when its inputs change."""
-        title = page_title(chapter.page)
         key = hashlib.sha256("\0".join([record.to_json(), title] + [
             self._read_code(s.snippet) for s in chapter.steps]).encode()).hexdigest()
         memo = getattr(self, "notebooks", {})
@@ -253,15 +254,18 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
 
     def _page_context(self, page, markdown) -> PageContext:
         src = Path(page.file.abs_src_path).resolve() if page.file.abs_src_path else None
-        if src is not None and src.suffix == ".md" and src.is_file():
+        doc, record, failure, notebook = self.pages.get(str(src), (None, None, None, False))
+        chapter = doc.chapter if doc is not None else None
+        if doc is not None:  # read once, when the book was parsed
+            shown, source = os.path.relpath(src, self.book.root), doc.text
+        elif src is not None and src.suffix == ".md" and src.is_file():
             shown, source = os.path.relpath(src, self.book.root), src.read_text(encoding="utf-8")
         else:  # generated: the Markdown is all there is
             shown, source = page.file.src_uri, markdown
-        chapter, record, failure, notebook = self.pages.get(str(src), (None, None, None, False))
         if failure is not None:
             record = _stale(chapter, record)
         return PageContext(self.book.root, self.book.snippets_root, page.file.src_uri, page.url,
-                           shown, source, chapter, record, failure,
+                           shown, source, doc, record, failure,
                            notebook=chapter is not None and self.book.has_notebook(chapter),
                            notebook_page=notebook,
                            chapter_number=chapter_number(page.meta, page.title),
@@ -337,9 +341,14 @@ def _stale(chapter, record: Record | None) -> Record | None:
     never computed (a binding added since)."""
     if record is None:
         return None
-    values = {b.body: record.values.get(b.body, f"[{b.body}: not computed]")
-              for b in chapter.bindings}
-    return dataclasses.replace(record, values=values)  # keeps every other field
+    kept = {s.snippet: s for s in record.snippets}
+    snippets = []
+    for step in chapter.steps:  # a snippet added since has an entry with no output
+        old = kept.get(step.snippet) or SnippetRecord(step.snippet, "", ())
+        values = {b.body: old.values.get(b.body, f"[{b.body}: not computed]")
+                  for b in step.bindings}
+        snippets.append(dataclasses.replace(old, values=values))
+    return dataclasses.replace(record, snippets=tuple(snippets))  # keeps every other field
 
 
 def _is_notebook_page(page) -> bool:
