@@ -60,9 +60,7 @@ def figure_texts(lines: list[str], start: int, indent: str, shown: str,
 
     Returns the figures' texts and the index of the first line after the block. Line
     numbers in errors are `first_line` + offset, so the caller says where lines[start] is.
-    An `Alt:` text must not be empty nor repeat the caption; a book may ask for at least
-    `min_alt_words` words (its `min_alt_words` option).
-    """
+    `min_alt_words`: the book's rule for `Alt:` texts (check_alt)."""
     fields: list[list] = []  # [key, text, line]
     i = start
     while i < len(lines):
@@ -75,8 +73,7 @@ def figure_texts(lines: list[str], start: int, indent: str, shown: str,
         else:
             break
         i += 1
-    texts = []
-    n = 0
+    texts, n = [], 0
     while n < len(fields):
         pair = fields[n:n + 2]
         keys = [f[0] for f in pair]
@@ -86,11 +83,7 @@ def figure_texts(lines: list[str], start: int, indent: str, shown: str,
         (_, caption, line), (_, alt, alt_line) = pair
         if not caption:
             raise PageError(shown, line, "empty `Figure:` caption")
-        if not alt or len(alt.split()) < min_alt_words or alt == caption:
-            rule = (f"at least {min_alt_words} words, not the caption" if min_alt_words
-                    else "not empty, not the caption")
-            raise PageError(shown, alt_line, "an `Alt:` text must say what the figure shows and "
-                            f"what to notice ({rule})")
+        check_alt(alt, caption, min_alt_words, shown, alt_line)
         end = n + 2
         if end < len(fields) and fields[end][0] == "Interactive":
             end += 1
@@ -101,6 +94,16 @@ def figure_texts(lines: list[str], start: int, indent: str, shown: str,
         texts.append(FigureText(caption, alt, line, inter))
         n = end
     return texts, i
+
+
+def check_alt(alt: str, caption: str, min_alt_words: int, shown: str, line: int) -> None:
+    """An `Alt:` text is not empty, does not repeat the caption, and has the book's
+    `min_alt_words` words at least."""
+    if not alt or len(alt.split()) < min_alt_words or alt == caption:
+        rule = (f"at least {min_alt_words} words, not the caption" if min_alt_words
+                else "not empty, not the caption")
+        raise PageError(shown, line, "an `Alt:` text must say what the figure shows and "
+                        f"what to notice ({rule})")
 
 
 def iter_prose_lines(text: str):
@@ -239,15 +242,11 @@ class _Facts:
 def parse_chapter(text: str, snippets_root: Path, shown: str,
                   page: Path | None = None, min_alt_words: int = 0) -> ChapterDoc | None:
     """Parse a page's file text (`shown` names it in errors); None when it runs no snippet.
-
     One walk over the lines finds the directives, the bindings and what the header
-    counts; the front matter (if any) is read as the page's fields, not as prose."""
-    page = Path(shown) if page is None else page
-    project = snippets_root.parent  # errors show paths from the project root
-    found: list[tuple[str, int, dict, tuple, int, list]] = []
+    counts; the front matter is read as the page's fields, not as prose."""
     lines = text.splitlines()
     front = front_matter_end(lines)  # its last line (0: none)
-    facts, fills, refs, title_line, block_end = _Facts(), {}, [], 0, 0
+    found, facts, fills, refs, title_line, block_end = [], _Facts(), {}, [], 0, 0
     for number, line, in_code in iter_prose_lines(text):
         if number <= front:
             continue
@@ -257,38 +256,72 @@ def parse_chapter(text: str, snippets_root: Path, shown: str,
         m = DIRECTIVE.match(line)
         facts.prose_line(line, bool(m))
         if m:
-            rel = m.group("path")
-            unsafe = unsafe_name(rel, snippets_root)  # before the file system is asked
-            if unsafe and m.group("words") and not rel.endswith(".py"):
-                unsafe += f" (a space in the name? the line reads {line.strip()!r})"
-            if unsafe:
-                raise PageError(shown, number, unsafe)
-            if not (snippets_root / rel).is_file():
-                missing = os.path.relpath(snippets_root / rel, project)
-                raise PageError(shown, number, f"snippet not found: {missing}")
-            figures, end = figure_texts(lines, number, m.group("indent"), shown, number + 1,
-                                        min_alt_words)
-            found.append((rel, number, parse_options(m.group("words"), shown, number),
-                          tuple(figures), end, []))
-            block_end = end
+            found.append(_directive(m, line, number, lines, snippets_root, shown,
+                                    min_alt_words))
+            block_end = found[-1][4]
             continue
         in_block = number <= block_end  # a `Figure:`/`Alt:` line: placed with its figure
         if not in_block:
             refs += [(number, r.group(1), int(r.group(2)), r.group()) for r in
                      FIGURE_REF.finditer(line)]
-            if not title_line and line.startswith("# "):
-                title_line = number
-        for b in outside_code(BOUND, line):  # inline code is shown as written
-            if not found:
-                raise PageError(shown, number, f"{{{{ {b.group('body')} }}}} comes before any @run")
-            problem = binding_problem(b.group("body"))
-            if problem:
-                raise PageError(shown, number, f"{{{{ {b.group('body')} }}}}: {problem}")
-            found[-1][5].append(Binding(b.group("body").strip(), number))
+            title_line = title_line or (number if line.startswith("# ") else 0)
+        bindings = _bindings(line, number, shown, bool(found))
+        if bindings:
+            found[-1][5].extend(bindings)
             if not in_block:
                 fills[number] = len(found) - 1
     if not found:
         return None
+    chapter = _chapter(found, Path(shown) if page is None else page, shown)
+    meta = split_front_matter(text, shown)[0]  # an unclosed or broken one is an error
+    figures = [f for s in chapter.steps for f in s.figures]
+    page_facts = PageFacts(facts.words, facts.code, len(figures),
+                           sum(1 for f in figures if f.interactive is not None))
+    return ChapterDoc(chapter, text, meta, page_facts, fills, tuple(refs), title_line,
+                      _body_line(lines, front))
+
+
+def _body_line(lines: list[str], front: int) -> int:
+    """The first line after the front matter: MkDocs drops the empty lines after it."""
+    number = front + 1
+    while front and number <= len(lines) and lines[number - 1] == "":
+        number += 1
+    return number
+
+
+def _directive(m: re.Match, line: str, number: int, lines: list[str], snippets_root: Path,
+               shown: str, min_alt_words: int) -> tuple:
+    """One `@run` line: the snippet it names (a safe name, and there), its options, and
+    the `Figure:`/`Alt:` block under it, as (rel, line, options, figures, end, [])."""
+    rel = m.group("path")
+    unsafe = unsafe_name(rel, snippets_root)  # before the file system is asked
+    if unsafe and m.group("words") and not rel.endswith(".py"):
+        unsafe += f" (a space in the name? the line reads {line.strip()!r})"
+    if unsafe:
+        raise PageError(shown, number, unsafe)
+    if not (snippets_root / rel).is_file():  # errors show paths from the project root
+        missing = os.path.relpath(snippets_root / rel, snippets_root.parent)
+        raise PageError(shown, number, f"snippet not found: {missing}")
+    figures, end = figure_texts(lines, number, m.group("indent"), shown, number + 1,
+                                min_alt_words)
+    return rel, number, parse_options(m.group("words"), shown, number), tuple(figures), end, []
+
+
+def _bindings(line: str, number: int, shown: str, after_a_step: bool) -> list[Binding]:
+    """The `{{ }}` of one prose line (not those in inline code), each checked."""
+    found = []
+    for b in outside_code(BOUND, line):  # inline code is shown as written
+        if not after_a_step:
+            raise PageError(shown, number, f"{{{{ {b.group('body')} }}}} comes before any @run")
+        problem = binding_problem(b.group("body"))
+        if problem:
+            raise PageError(shown, number, f"{{{{ {b.group('body')} }}}}: {problem}")
+        found.append(Binding(b.group("body").strip(), number))
+    return found
+
+
+def _chapter(found: list[tuple], page: Path, shown: str) -> Chapter:
+    """The steps, checked together: limits, and one snippet folder per page."""
     steps = tuple(Step(rel, number, tuple(bindings), options, figures, end)
                   for rel, number, options, figures, end, bindings in found)
     for step in steps:
@@ -298,12 +331,4 @@ def parse_chapter(text: str, snippets_root: Path, shown: str,
         raise PageError(shown, steps[0].line,
                         "all snippets of a page must live in one folder snippets/<chapter>/, "
                         f"found: {', '.join(sorted(folders))}")
-    meta = split_front_matter(text, shown)[0]  # an unclosed or broken one is an error
-    body_line = front + 1
-    while front and body_line <= len(lines) and lines[body_line - 1] == "":
-        body_line += 1  # MkDocs drops the empty lines after the front matter
-    figures = [f for s in steps for f in s.figures]
-    page_facts = PageFacts(facts.words, facts.code, len(figures),
-                           sum(1 for f in figures if f.interactive is not None))
-    return ChapterDoc(Chapter(page, folders.pop(), steps, shown), text, meta, page_facts,
-                      fills, tuple(refs), title_line, body_line)
+    return Chapter(page, folders.pop(), steps, shown)

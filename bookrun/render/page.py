@@ -187,60 +187,74 @@ def render_page(doc: ChapterDoc, record, read_code, links: PageLinks,
     the title (with the buttons in it), else the buttons alone.
     """
     config = config or BookConfig()
-    chapter = doc.chapter
     if text is None:
         text, first_line = doc.body(), doc.body_line
-    first_line = first_line or 1
-    codes = [read_code(step.snippet) for step in chapter.steps]  # each read once
+    codes = [read_code(step.snippet) for step in doc.chapter.steps]  # each read once
+    page = _Splice(doc, record, codes, links, config.number_figures, chapter_number)
     buttons = (chapter_header(doc, codes, links) if config.chapter_headers
                else links.buttons)
-    by_snippet = {s.snippet: s for s in record.snippets} if record else {}
-    page_dir = posixpath.dirname(links.page_uri)
-    numbered = config.number_figures
-
-    def figure_url(name):
-        return posixpath.relpath(f"figures/{chapter.name}/{name}", page_dir or ".")
-
-    def fill(line: str, step: Step, number: int) -> str:
-        if record is None:  # execution switched off: show what would be computed
-            return sub_outside_code(BOUND, lambda b: f"`{b.group('body').strip()}`", line)
-        snippet = by_snippet.get(step.snippet)
-        return sub_outside_code(BOUND, lambda b: bound_text(step_value(
-            chapter, step, snippet, b.group("body").strip(), number)), line)
-
-    starts = {step.line: (n, step) for n, step in enumerate(chapter.steps)}
-    file_lines = doc.text.splitlines()
-    out, counter, skip_to = [], [], 0
-    for at, line in enumerate(text.splitlines()):
-        number = at + first_line  # the file's line, as the parse and errors count
-        if number <= skip_to:  # a `Figure:`/`Alt:` line, already placed with its figure
-            continue
-        if number in starts:
-            n, step = starts[number]
-            if line != file_lines[number - 1]:
-                raise PageError(chapter.shown, number, "the text to convert is not the page "
-                                f"as parsed (this line reads {line!r}): something changed it "
-                                "before bookrun's extension ran")
-            snippet = by_snippet.get(step.snippet)
-            figures = (numbered_figures(chapter, step, snippet, chapter_number, counter,
-                                        numbered) if record else ())
-            skip_to = step.end  # the parse knows where its `Figure:`/`Alt:` block ends
-            indent = line[:len(line) - len(line.lstrip())]
-            out.append(render_step(f"snippets/{step.snippet}", codes[n], snippet, figure_url,
-                                   indent, figures, step.platform_bound, index=n,
-                                   numbered=numbered))
-            continue
-        if number in doc.fills:
-            line = fill(line, chapter.steps[doc.fills[number]], number)
-        out.append(line)
-        if number == doc.title_line and buttons:
-            out += ["", buttons]
+    out = page.lines(text.splitlines(), first_line or 1, buttons)
     if record:
-        if numbered:
-            check_references(doc.refs, chapter, chapter_number, len(counter))
-        if links.script and any(f.interactive for f in counter):
+        if config.number_figures:
+            check_references(doc.refs, doc.chapter, chapter_number, len(page.counter))
+        if links.script and any(f.interactive for f in page.counter):
             out += ["", script_tag(links.script)]
     return "\n".join(out) + "\n"
+
+
+class _Splice:
+    """One page's text with its steps' ranges replaced and its bindings filled."""
+
+    def __init__(self, doc: ChapterDoc, record, codes: list[str], links: PageLinks,
+                 numbered: bool, chapter_number: str | None):
+        self.doc, self.record, self.codes, self.numbered = doc, record, codes, numbered
+        self.chapter_number, self.counter = chapter_number, []
+        self.by_snippet = {s.snippet: s for s in record.snippets} if record else {}
+        self.page_dir = posixpath.dirname(links.page_uri) or "."
+
+    def figure_url(self, name: str) -> str:
+        return posixpath.relpath(f"figures/{self.doc.chapter.name}/{name}", self.page_dir)
+
+    def lines(self, text: list[str], first_line: int, buttons: str) -> list[str]:
+        doc, steps = self.doc, self.doc.chapter.steps
+        starts = {step.line: n for n, step in enumerate(steps)}
+        file_lines = doc.text.splitlines()
+        out, skip_to = [], 0
+        for at, line in enumerate(text):
+            number = at + first_line  # the file's line, as the parse and errors count
+            if number <= skip_to:  # a `Figure:`/`Alt:` line, already placed with its figure
+                continue
+            if number in starts:
+                if line != file_lines[number - 1]:
+                    raise PageError(doc.chapter.shown, number, "the text to convert is not "
+                                    f"the page as parsed (this line reads {line!r}): "
+                                    "something changed it before bookrun's extension ran")
+                out.append(self.step(starts[number], line))
+                skip_to = steps[starts[number]].end  # where its `Figure:`/`Alt:` block ends
+                continue
+            if number in doc.fills:
+                line = self.fill(line, steps[doc.fills[number]], number)
+            out.append(line)
+            if number == doc.title_line and buttons:
+                out += ["", buttons]
+        return out
+
+    def step(self, n: int, line: str) -> str:
+        step = self.doc.chapter.steps[n]
+        snippet = self.by_snippet.get(step.snippet)
+        figures = (numbered_figures(self.doc.chapter, step, snippet, self.chapter_number,
+                                    self.counter, self.numbered) if self.record else ())
+        indent = line[:len(line) - len(line.lstrip())]
+        return render_step(f"snippets/{step.snippet}", self.codes[n], snippet, self.figure_url,
+                           indent, figures, step.platform_bound, index=n,
+                           numbered=self.numbered)
+
+    def fill(self, line: str, step: Step, number: int) -> str:
+        if self.record is None:  # execution switched off: show what would be computed
+            return sub_outside_code(BOUND, lambda b: f"`{b.group('body').strip()}`", line)
+        snippet = self.by_snippet.get(step.snippet)
+        return sub_outside_code(BOUND, lambda b: bound_text(step_value(
+            self.doc.chapter, step, snippet, b.group("body").strip(), number)), line)
 
 
 def check_references(refs, chapter, chapter_number, count: int) -> None:

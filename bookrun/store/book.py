@@ -287,21 +287,30 @@ def compare(chapter: Chapter, expected: Record | None, got: Record, where: str,
                             f"{[f.name for f in e.figures]}, got "
                             f"{[f.name for f in s.figures]} (or their bytes changed)")
         problems += frames.compare(name, e, s, *(figures or (None, None)))
-    new = {s.snippet: s for s in got.snippets}
-    for step in chapter.steps:  # each place a value is bound, after the snippet it follows
+    problems += compare_values(chapter, expected, got, page, exact, hint)
+    gone = set(old) - {s.snippet for s in got.snippets}
+    if gone:
+        problems.append(f"{where}: records snippets no longer on the page: {sorted(gone)}")
+    return problems, notes
+
+
+def compare_values(chapter: Chapter, expected: Record, got: Record, page: str, exact,
+                   hint: str) -> list[str]:
+    """Each place the prose binds a value, judged after the snippet it follows (a body
+    bound after two snippets is compared at both places)."""
+    problems = []
+    old = {s.snippet: s.values for s in expected.snippets}
+    new = {s.snippet: s.values for s in got.snippets}
+    for step in chapter.steps:
         if not exact(step.snippet):
             continue
-        before = old[step.snippet].values if step.snippet in old else {}
-        after = new[step.snippet].values if step.snippet in new else {}
+        before, after = old.get(step.snippet, {}), new.get(step.snippet, {})
         for b in step.bindings:
             if before.get(b.body) != after.get(b.body):
                 problems.append(f"{page}:{b.line}: {{{{ {b.body} }}}} expected "
                                 f"{before.get(b.body)!r}, got {after.get(b.body)!r} after "
                                 f"snippets/{step.snippet}{hint}")
-    gone = set(old) - {s.snippet for s in got.snippets}
-    if gone:
-        problems.append(f"{where}: records snippets no longer on the page: {sorted(gone)}")
-    return problems, notes
+    return problems
 
 
 def same_drawings(expected: SnippetRecord, got: SnippetRecord, recorded: Path,
