@@ -108,7 +108,7 @@ def run_page(book: Book, pages) -> int:
     for page in pages:
         path = Path(page).resolve()
         shown = os.path.relpath(path, book.root)
-        chapter = read_chapter(path, book.snippets_root, shown_as=shown)
+        chapter = read_chapter(path, book.snippets_root, shown, book.config.min_alt_words)
         if chapter is None:
             print(f"{shown}: no @run directive")
             continue

@@ -108,26 +108,28 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
         execute = self.book.config.execute
         try:
             if self.serve is not None:
-                chapters, records, failures, self.broken = self.serve.build(self.book, execute)
+                docs, records, failures, self.broken = self.serve.build(self.book, execute)
             else:
-                (chapters, records), failures = publish.build(self.book, execute), {}
+                (docs, records), failures = publish.build(self.book, execute), {}
         except publish.BuildError as exc:
             raise PluginError(f"bookrun: {exc}") from None
-        self._drop_prepared(files, chapters)
+        self._drop_prepared(files, [d.chapter for d in docs])
         for url, path in publish.assets().items():
             files.append(File.generated(config, url, abs_src_path=str(path)))
         self.pages = {}
-        for ch in chapters:
+        for doc in docs:
+            ch = doc.chapter
             rec, failure = records.get(ch.name), failures.get(ch.name)
             notebook = rec is not None and self.book.has_notebook(ch) and self._publish(
-                ch, rec, failure, files, config)
-            self.pages[str(ch.page.resolve())] = publish.Published(ch, rec, failure, notebook)
+                doc, rec, failure, files, config)
+            self.pages[str(ch.page.resolve())] = publish.Published(doc, rec, failure, notebook)
             if self.serve is not None:
                 self.serve.mark_changed(self.book, ch, rec, failure, files)
         return files
 
-    def _publish(self, chapter, record, failure, files, config) -> bool:
+    def _publish(self, doc, record, failure, files, config) -> bool:
         """Add the chapter's figures and notebook to the site; whether the notebook is."""
+        chapter = doc.chapter
         figs = self.book.figure_dir(chapter.name)
         for s in record.snippets:
             for f in s.files:
@@ -139,8 +141,9 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
         src_dir = self.book.cache / "generated"
         uri = f"notebooks/{chapter.name}.ipynb"
         if failure is None:
-            text = (self.serve.notebook(self.book, chapter, record) if self.serve is not None
-                    else publish.notebook_text(self.book, chapter, record))
+            text = (self.serve.notebook(self.book, chapter, record, doc.title)
+                    if self.serve is not None
+                    else publish.notebook_text(self.book, chapter, record, doc.title))
             publish.write_if_changed(src_dir / uri, text.encode())
         elif not (src_dir / uri).is_file():  # a failing chapter keeps its last notebook
             return False
@@ -182,18 +185,20 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
 
     def _page_context(self, page, markdown) -> PageContext:
         src = Path(page.file.abs_src_path).resolve() if page.file.abs_src_path else None
-        if src is not None and src.suffix == ".md" and src.is_file():
+        found = self.pages.get(str(src))
+        if found is not None:  # read once, when the book was parsed
+            shown, source = os.path.relpath(src, self.book.root), found.doc.text
+        elif src is not None and src.suffix == ".md" and src.is_file():
             shown, source = os.path.relpath(src, self.book.root), src.read_text(encoding="utf-8")
         else:  # generated: the Markdown is all there is
             shown, source = page.file.src_uri, markdown
-        found = self.pages.get(str(src))
         chapter = found.chapter if found else None
         record = found.record if found else None
         failure = found.failure if found else None
         if failure is not None:
             record = stale(chapter, record)
         return PageContext(self.book.root, self.book.snippets_root, page.file.src_uri, page.url,
-                           shown, source, chapter, record, failure,
+                           shown, source, found.doc if found else None, record, failure,
                            notebook=chapter is not None and self.book.has_notebook(chapter),
                            notebook_page=bool(found and found.notebook_page),
                            chapter_number=chapter_number(page.meta, page.title),

@@ -19,8 +19,8 @@ from bookrun.store.book import Book
 
 def prepare(book: Book) -> list[str]:
     """Execute stale chapters (like a build), then publish; the paths rewritten."""
-    chapters = book.chapters()
-    records = book.build(chapters)
+    docs = book.documents()
+    records = book.build([d.chapter for d in docs])
     written = []
 
     def put(rel: str, data: bytes) -> None:
@@ -30,7 +30,8 @@ def prepare(book: Book) -> list[str]:
 
     for url, source in assets().items():
         put(url, source.read_bytes())
-    for ch in chapters:
+    for doc in docs:
+        ch = doc.chapter
         if not book.has_notebook(ch):
             continue
         rec, figs = records[ch.name], book.figure_dir(ch.name)
@@ -42,5 +43,5 @@ def prepare(book: Book) -> list[str]:
             if old.name not in names:
                 old.unlink()
                 written.append(os.path.relpath(old, book.root))
-        put(NOTEBOOK.format(ch.name), notebook_text(book, ch, rec).encode())
+        put(NOTEBOOK.format(ch.name), notebook_text(book, ch, rec, doc.title).encode())
     return written

@@ -10,8 +10,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bookrun.model.page import Chapter, ExecutionError, PageError
+from bookrun.parse.chapter import ChapterDoc
 from bookrun.model.text import visible
-from bookrun.render.notebook import chapter_notebook, page_title
+from bookrun.render.notebook import chapter_notebook
 from bookrun.store.book import Book
 from bookrun.store.records import Record, write_atomic
 
@@ -32,26 +33,30 @@ class BuildError(Exception):
 class Published:
     """What a page's chapter has, as the host published it."""
 
-    chapter: Chapter
+    doc: ChapterDoc  # the page's one parse
     record: Record | None  # None: execution switched off
     failure: str | None = None  # under serve: the chapter's error, record its last good run
     notebook_page: bool = False  # the notebook is rendered as a page too (mkdocs-jupyter)
 
+    @property
+    def chapter(self) -> Chapter:
+        return self.doc.chapter
 
-def build(book: Book, execute: bool = True) -> tuple[list[Chapter], dict[str, Record]]:
-    """Every chapter, and the records of those executed (or reused); none when `execute`
-    is off. A page or chapter error is a BuildError."""
+
+def build(book: Book, execute: bool = True) -> tuple[list[ChapterDoc], dict[str, Record]]:
+    """Every chapter's page, each read and parsed once, and the records of those executed
+    (or reused); none when `execute` is off. A page or chapter error is a BuildError."""
     try:
-        chapters = book.chapters()
-        return chapters, (book.build(chapters) if execute else {})
+        docs = book.documents()
+        return docs, (book.build([d.chapter for d in docs]) if execute else {})
     except (PageError, ExecutionError) as exc:
         raise BuildError(visible(str(exc))) from None
 
 
-def notebook_text(book: Book, chapter: Chapter, record: Record) -> str:
-    """The chapter's notebook, from its record and code."""
+def notebook_text(book: Book, chapter: Chapter, record: Record, title: str) -> str:
+    """The chapter's notebook, from its record and code, under the page's title."""
     return chapter_notebook(chapter, record, lambda rel: read_code(book, rel),
-                            book.figure_dir(chapter.name), page_title(chapter.page))
+                            book.figure_dir(chapter.name), title)
 
 
 def read_code(book: Book, rel: str) -> str:

@@ -31,9 +31,8 @@ from watchdog.observers import Observer
 
 from bookrun.execute.worker import checkpoint
 from bookrun.hosts.publish import BuildError, Published, notebook_text, read_code
-from bookrun.model.page import ExecutionError, PageError
+from bookrun.model.page import ExecutionError, PageError, SnippetRecord
 from bookrun.model.text import visible
-from bookrun.render.notebook import page_title
 from bookrun.store.book import Book
 from bookrun.store.records import Record, read_if_valid, record_path
 
@@ -68,15 +67,16 @@ class Serve:
         is kept (its page shows it) and the rest of the book is built."""
         broken: dict[Path, str] = {}
         try:
-            chapters = book.chapters(broken)
+            docs = book.documents(broken)  # each page read and parsed once
         except PageError as exc:  # not one page's: two pages using one snippet folder
             raise BuildError(visible(str(exc))) from None
+        chapters = [d.chapter for d in docs]
         for page, error in broken.items():
             self.log(f"{os.path.relpath(page, book.root)} shows this error until it is "
                      f"fixed:\n{visible(error)}")
         records, failures = (self._build_keeping_failures(book, chapters) if execute
                              else ({}, {}))
-        return chapters, records, failures, {str(p): e for p, e in broken.items()}
+        return docs, records, failures, {str(p): e for p, e in broken.items()}
 
     def _build_keeping_failures(self, book: Book, chapters):
         """Each chapter on its own, so one failing chapter leaves the others built and its
@@ -110,12 +110,12 @@ class Serve:
                 os.utime(page.abs_dest_path, (0, 0))
         self.shown[chapter.name] = now
 
-    def notebook(self, book: Book, chapter, record) -> str:
+    def notebook(self, book: Book, chapter, record, title: str) -> str:
         """The chapter's notebook text, rebuilt only when its inputs change."""
-        key = _digest([record.to_json(), page_title(chapter.page)]
+        key = _digest([record.to_json(), title]
                       + [read_code(book, s.snippet) for s in chapter.steps])
         if self.notebooks.get(chapter.name, (None,))[0] != key:
-            self.notebooks[chapter.name] = (key, notebook_text(book, chapter, record))
+            self.notebooks[chapter.name] = (key, notebook_text(book, chapter, record, title))
         return self.notebooks[chapter.name][1]
 
     def reuse_render(self, page, files, book: Book, published: Published | None) -> None:
@@ -186,9 +186,14 @@ def stale(chapter, record: Record | None) -> Record | None:
     never computed (a binding added since)."""
     if record is None:
         return None
-    values = {b.body: record.values.get(b.body, f"[{b.body}: not computed]")
-              for b in chapter.bindings}
-    return dataclasses.replace(record, values=values)  # keeps every other field
+    kept = {s.snippet: s for s in record.snippets}
+    snippets = []
+    for step in chapter.steps:  # a snippet added since has an entry with no output
+        old = kept.get(step.snippet) or SnippetRecord(step.snippet, "", ())
+        values = {b.body: old.values.get(b.body, f"[{b.body}: not computed]")
+                  for b in step.bindings}
+        snippets.append(dataclasses.replace(old, values=values))
+    return dataclasses.replace(record, snippets=tuple(snippets))  # keeps every other field
 
 
 def _digest(parts: list[str]) -> str:

@@ -34,13 +34,14 @@ def page_context(md) -> PageContext | None:
     path = book.docs_dir / context.page.path
     shown = os.path.relpath(path, root)
     source = path.read_text(encoding="utf-8")
-    chapter = parse_chapter(source, book.snippets_root, shown, path)
+    doc = parse_chapter(source, book.snippets_root, shown, path, book.config.min_alt_words)
+    chapter = doc.chapter if doc is not None else None
     record = None
     if chapter is not None:
         record = fresh_record(book, chapter)
         check_prepared(book, chapter, record)
     return PageContext(root, book.snippets_root, context.page.path, context.page.url, shown,
-                       source, chapter, record,
+                       source, doc, record,
                        notebook=chapter is not None and book.has_notebook(chapter),
                        html_links_from_source=True,
                        chapter_number=chapter_number(context.page.meta, context.page.title))

@@ -132,6 +132,9 @@ class SnippetRecord:
     output: str
     figures: tuple[FigureFile, ...]
     frames: tuple[FramesFile, ...] = ()
+    # The `{{ }}` bound after this snippet (before the next one): body -> formatted
+    # text. Kept per snippet, so a body written after two snippets keeps both values.
+    values: dict = field(default_factory=dict)
 
     @property
     def files(self) -> tuple:
@@ -142,9 +145,13 @@ class SnippetRecord:
     def from_json(cls, data: dict) -> "SnippetRecord":
         if not isinstance(data["snippet"], str) or not isinstance(data["figures"], list):
             raise RecordError("malformed snippet entry")
+        values = data.get("values", {})
+        if not isinstance(values, dict) or not all(isinstance(v, str) for v in values.values()):
+            raise RecordError("malformed values of a snippet entry")
         return cls(data["snippet"], "\n".join(data["output"]),
                    tuple(FigureFile(f["name"], f["sha256"]) for f in data["figures"]),
-                   tuple(FramesFile.from_json(f) for f in data.get("frames", ())))
+                   tuple(FramesFile.from_json(f) for f in data.get("frames", ())),
+                   dict(values))
 
     def to_json(self) -> dict:
         # Lists of lines keep a changed output readable in a diff.
@@ -152,4 +159,6 @@ class SnippetRecord:
                 "figures": [{"name": f.name, "sha256": f.sha256} for f in self.figures]}
         if self.frames:  # only interactive figures have any: other records keep their bytes
             data["frames"] = [f.to_json() for f in self.frames]
+        if self.values:  # only a snippet that prose binds values after has any
+            data["values"] = self.values
         return data

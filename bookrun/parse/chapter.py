@@ -1,13 +1,21 @@
-"""Read a chapter page: its `@run` directives and `{{ }}` bound values, in order."""
+"""Read a chapter page once: its `@run` directives and `{{ }}` bound values, in order,
+its front matter, the facts its header shows, and where the renderer splices.
+
+`parse_chapter` walks the page's lines a single time and returns a `ChapterDoc`; the
+renderer (bookrun.render.page) replaces the line ranges it names and never scans the
+page again.
+"""
 from __future__ import annotations
 
 import os
 import re
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from bookrun.parse.bindings import binding_problem, outside_code
 from bookrun.parse import controls as interactive_figures
 from bookrun.model.page import Binding, Chapter, FigureText, PageError, Step
+from bookrun.parse.front_matter import front_matter_end, split_front_matter
 from bookrun.parse.names import unsafe_name
 
 # `@run <chapter>/<file>.py [word ...]`: trailing words are options (FLAGS, LIMITS).
@@ -24,7 +32,11 @@ FIGURE_FIELD = re.compile(
     r"^(?P<indent>[ \t]*)(?P<key>Figure|Alt|Interactive|Control):[ \t]*(?P<text>.*)$")
 # Prose names a figure by its number, "Figure 3.2": checked when the page renders.
 FIGURE_REF = re.compile(r"\bFigure (\d+)\.(\d+)\b")
-MIN_ALT_WORDS = 8  # fewer words cannot say both what a figure shows and what to notice
+# What the reading time counts (bookrun.render.header): words of prose, not of HTML
+# comments, `@run` lines or text alternatives; code lines, not fences.
+COMMENT_OPEN, COMMENT_CLOSE = "<!--", "-->"
+WORD = re.compile(r"[^\W_][\w'’-]*")
+ALT = re.compile(r"^(?P<indent>\s*)Alt:")
 
 
 # Options a directive may carry: flags (no value) and limits (`key=positive integer`).
@@ -43,12 +55,12 @@ LIMITS = {
 
 
 def figure_texts(lines: list[str], start: int, indent: str, shown: str,
-                 first_line: int) -> tuple[list[FigureText], int]:
+                 first_line: int, min_alt_words: int = 0) -> tuple[list[FigureText], int]:
     """Read the `Figure:`/`Alt:` block starting at lines[start] (the line after a directive).
 
     Returns the figures' texts and the index of the first line after the block. Line
     numbers in errors are `first_line` + offset, so the caller says where lines[start] is.
-    """
+    `min_alt_words`: the book's rule for `Alt:` texts (check_alt)."""
     fields: list[list] = []  # [key, text, line]
     i = start
     while i < len(lines):
@@ -61,8 +73,7 @@ def figure_texts(lines: list[str], start: int, indent: str, shown: str,
         else:
             break
         i += 1
-    texts = []
-    n = 0
+    texts, n = [], 0
     while n < len(fields):
         pair = fields[n:n + 2]
         keys = [f[0] for f in pair]
@@ -72,9 +83,7 @@ def figure_texts(lines: list[str], start: int, indent: str, shown: str,
         (_, caption, line), (_, alt, alt_line) = pair
         if not caption:
             raise PageError(shown, line, "empty `Figure:` caption")
-        if len(alt.split()) < MIN_ALT_WORDS or alt == caption:
-            raise PageError(shown, alt_line, "an `Alt:` text must say what the figure shows and "
-                            f"what to notice (at least {MIN_ALT_WORDS} words, not the caption)")
+        check_alt(alt, caption, min_alt_words, shown, alt_line)
         end = n + 2
         if end < len(fields) and fields[end][0] == "Interactive":
             end += 1
@@ -85,6 +94,16 @@ def figure_texts(lines: list[str], start: int, indent: str, shown: str,
         texts.append(FigureText(caption, alt, line, inter))
         n = end
     return texts, i
+
+
+def check_alt(alt: str, caption: str, min_alt_words: int, shown: str, line: int) -> None:
+    """An `Alt:` text is not empty, does not repeat the caption, and has the book's
+    `min_alt_words` words at least."""
+    if not alt or len(alt.split()) < min_alt_words or alt == caption:
+        rule = (f"at least {min_alt_words} words, not the caption" if min_alt_words
+                else "not empty, not the caption")
+        raise PageError(shown, line, "an `Alt:` text must say what the figure shows and "
+                        f"what to notice ({rule})")
 
 
 def iter_prose_lines(text: str):
@@ -124,46 +143,185 @@ def parse_options(words: str, shown: str, number: int) -> dict[str, int | bool]:
     return options
 
 
-def read_chapter(page: Path, snippets_root: Path, shown_as: str | None = None) -> Chapter | None:
+@dataclass(frozen=True)
+class PageFacts:
+    """What the chapter header shows, counted as the page is parsed."""
+
+    prose_words: int  # not code, comments, `@run` lines or text alternatives
+    code_lines: int  # non-blank lines of the code blocks written in the page (not fences)
+    figures: int  # `Figure:` captions under the page's `@run` lines
+    interactive: int  # of those, figures with `Interactive:` controls
+
+
+@dataclass(frozen=True)
+class ChapterDoc:
+    """One page, parsed once: what the store runs and the renderer splices.
+
+    The renderer replaces each step's lines `step.line`..`step.end` (the directive and its
+    `Figure:`/`Alt:` block) and fills the `{{ }}` of each line in `fills` from the record
+    of the step it follows. Line numbers are the file's, 1-based.
+    """
+
+    chapter: Chapter
+    text: str  # the page's file as read (front matter and all)
+    meta: dict  # its front matter
+    facts: PageFacts
+    fills: dict[int, int] = field(default_factory=dict)  # prose line -> index of its step
+    refs: tuple[tuple[int, str, int, str], ...] = ()  # "Figure 3.2" in prose: line, 3, 2, text
+    title_line: int = 0  # the prose's first `# ` heading (0: none); the header goes under it
+    body_line: int = 1  # the first line after the front matter and the blank lines after it
+
+    @property
+    def title(self) -> str:
+        """The page's first `# ` heading, or its file name's stem."""
+        if not self.title_line:
+            return Path(self.chapter.page).stem
+        return self.text.splitlines()[self.title_line - 1][2:].strip()
+
+    def body(self) -> str:
+        """The text a host converts: the file without its front matter (as MkDocs cuts it)."""
+        return "\n".join(self.text.split("\n")[self.body_line - 1:])
+
+
+def read_chapter(page: Path, snippets_root: Path, shown_as: str | None = None,
+                 min_alt_words: int = 0) -> Chapter | None:
     """Parse a page; None when it runs no snippet. Errors name page and line."""
+    doc = read_page(page, snippets_root, shown_as, min_alt_words)
+    return doc.chapter if doc else None
+
+
+def read_page(page: Path, snippets_root: Path, shown_as: str | None = None,
+              min_alt_words: int = 0) -> ChapterDoc | None:
+    """Read and parse a page file (its only read); None when it runs no snippet."""
     return parse_chapter(page.read_text(encoding="utf-8"), snippets_root, shown_as or str(page),
-                         page)
+                         page, min_alt_words)
+
+
+class _Facts:
+    """The reading-time counts, line by line, as the parse walks the page."""
+
+    def __init__(self):
+        self.words = self.code = 0
+        self.alt_indent: int | None = None
+        self.in_comment = False
+
+    def code_line(self, line: str) -> None:
+        if line.strip() and not line.lstrip().startswith(("```", "~~~")):
+            self.code += 1
+
+    def prose_line(self, line: str, directive: bool) -> None:
+        line = self._outside_comments(line)
+        if directive:
+            return
+        m = ALT.match(line)
+        indent = len(line) - len(line.lstrip())
+        if m:
+            self.alt_indent = len(m.group("indent"))
+            return
+        if self.alt_indent is not None and line.strip() and indent > self.alt_indent:
+            return  # a continuation line of the text alternative
+        self.alt_indent = None
+        self.words += len(WORD.findall(line))
+
+    def _outside_comments(self, line: str) -> str:
+        """The line without its HTML comments (a comment may span lines)."""
+        kept, at = [], 0
+        while True:
+            if self.in_comment:
+                end = line.find(COMMENT_CLOSE, at)
+                if end < 0:
+                    return "".join(kept)
+                self.in_comment, at = False, end + len(COMMENT_CLOSE)
+            start = line.find(COMMENT_OPEN, at)
+            if start < 0:
+                return "".join(kept) + line[at:]
+            kept.append(line[at:start])
+            self.in_comment, at = True, start + len(COMMENT_OPEN)
 
 
 def parse_chapter(text: str, snippets_root: Path, shown: str,
-                  page: Path | None = None) -> Chapter | None:
-    """Parse a page's text (`shown` names it in errors); None when it runs no snippet."""
-    page = Path(shown) if page is None else page
-    project = snippets_root.parent  # errors show paths from the project root
-    found: list[tuple[str, int, dict, tuple, int, list]] = []
+                  page: Path | None = None, min_alt_words: int = 0) -> ChapterDoc | None:
+    """Parse a page's file text (`shown` names it in errors); None when it runs no snippet.
+    One walk over the lines finds the directives, the bindings and what the header
+    counts; the front matter is read as the page's fields, not as prose."""
     lines = text.splitlines()
+    front = front_matter_end(lines)  # its last line (0: none)
+    found, facts, fills, refs, title_line, block_end = [], _Facts(), {}, [], 0, 0
     for number, line, in_code in iter_prose_lines(text):
+        if number <= front:
+            continue
         if in_code:
+            facts.code_line(line)
             continue
         m = DIRECTIVE.match(line)
+        facts.prose_line(line, bool(m))
         if m:
-            rel = m.group("path")
-            unsafe = unsafe_name(rel, snippets_root)  # before the file system is asked
-            if unsafe and m.group("words") and not rel.endswith(".py"):
-                unsafe += f" (a space in the name? the line reads {line.strip()!r})"
-            if unsafe:
-                raise PageError(shown, number, unsafe)
-            if not (snippets_root / rel).is_file():
-                missing = os.path.relpath(snippets_root / rel, project)
-                raise PageError(shown, number, f"snippet not found: {missing}")
-            figures, end = figure_texts(lines, number, m.group("indent"), shown, number + 1)
-            found.append((rel, number, parse_options(m.group("words"), shown, number),
-                          tuple(figures), end, []))
+            found.append(_directive(m, line, number, lines, snippets_root, shown,
+                                    min_alt_words))
+            block_end = found[-1][4]
             continue
-        for b in outside_code(BOUND, line):  # inline code is shown as written
-            if not found:
-                raise PageError(shown, number, f"{{{{ {b.group('body')} }}}} comes before any @run")
-            problem = binding_problem(b.group("body"))
-            if problem:
-                raise PageError(shown, number, f"{{{{ {b.group('body')} }}}}: {problem}")
-            found[-1][5].append(Binding(b.group("body").strip(), number))
+        in_block = number <= block_end  # a `Figure:`/`Alt:` line: placed with its figure
+        if not in_block:
+            refs += [(number, r.group(1), int(r.group(2)), r.group()) for r in
+                     FIGURE_REF.finditer(line)]
+            title_line = title_line or (number if line.startswith("# ") else 0)
+        bindings = _bindings(line, number, shown, bool(found))
+        if bindings:
+            found[-1][5].extend(bindings)
+            if not in_block:
+                fills[number] = len(found) - 1
     if not found:
         return None
+    chapter = _chapter(found, Path(shown) if page is None else page, shown)
+    meta = split_front_matter(text, shown)[0]  # an unclosed or broken one is an error
+    figures = [f for s in chapter.steps for f in s.figures]
+    page_facts = PageFacts(facts.words, facts.code, len(figures),
+                           sum(1 for f in figures if f.interactive is not None))
+    return ChapterDoc(chapter, text, meta, page_facts, fills, tuple(refs), title_line,
+                      _body_line(lines, front))
+
+
+def _body_line(lines: list[str], front: int) -> int:
+    """The first line after the front matter: MkDocs drops the empty lines after it."""
+    number = front + 1
+    while front and number <= len(lines) and lines[number - 1] == "":
+        number += 1
+    return number
+
+
+def _directive(m: re.Match, line: str, number: int, lines: list[str], snippets_root: Path,
+               shown: str, min_alt_words: int) -> tuple:
+    """One `@run` line: the snippet it names (a safe name, and there), its options, and
+    the `Figure:`/`Alt:` block under it, as (rel, line, options, figures, end, [])."""
+    rel = m.group("path")
+    unsafe = unsafe_name(rel, snippets_root)  # before the file system is asked
+    if unsafe and m.group("words") and not rel.endswith(".py"):
+        unsafe += f" (a space in the name? the line reads {line.strip()!r})"
+    if unsafe:
+        raise PageError(shown, number, unsafe)
+    if not (snippets_root / rel).is_file():  # errors show paths from the project root
+        missing = os.path.relpath(snippets_root / rel, snippets_root.parent)
+        raise PageError(shown, number, f"snippet not found: {missing}")
+    figures, end = figure_texts(lines, number, m.group("indent"), shown, number + 1,
+                                min_alt_words)
+    return rel, number, parse_options(m.group("words"), shown, number), tuple(figures), end, []
+
+
+def _bindings(line: str, number: int, shown: str, after_a_step: bool) -> list[Binding]:
+    """The `{{ }}` of one prose line (not those in inline code), each checked."""
+    found = []
+    for b in outside_code(BOUND, line):  # inline code is shown as written
+        if not after_a_step:
+            raise PageError(shown, number, f"{{{{ {b.group('body')} }}}} comes before any @run")
+        problem = binding_problem(b.group("body"))
+        if problem:
+            raise PageError(shown, number, f"{{{{ {b.group('body')} }}}}: {problem}")
+        found.append(Binding(b.group("body").strip(), number))
+    return found
+
+
+def _chapter(found: list[tuple], page: Path, shown: str) -> Chapter:
+    """The steps, checked together: limits, and one snippet folder per page."""
     steps = tuple(Step(rel, number, tuple(bindings), options, figures, end)
                   for rel, number, options, figures, end, bindings in found)
     for step in steps:

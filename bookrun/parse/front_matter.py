@@ -10,6 +10,14 @@ from bookrun.model.page import PageError
 FRONT_MATTER_END = re.compile(r"^(---|\.\.\.)\s*$")
 
 
+def front_matter_end(lines: list[str]) -> int:
+    """The line number (1-based) that closes the front matter; 0 when the page has none
+    (or never closes it: split_front_matter names that error)."""
+    if not lines or lines[0].strip() != "---":
+        return 0
+    return next((i + 1 for i in range(1, len(lines)) if FRONT_MATTER_END.match(lines[i])), 0)
+
+
 def split_front_matter(text: str, shown: str) -> tuple[dict, str]:
     """The front matter's fields, and the text with the front matter blanked out
     (empty lines in its place, so line numbers in later errors still match the file)."""

@@ -22,7 +22,9 @@ from bookrun.config import BookConfig
 from bookrun.markdown.highlight import missing_filters
 from bookrun.parse.controls import script_url
 from bookrun.model.page import Chapter, PageError
+from bookrun.parse.chapter import ChapterDoc
 from bookrun.store.records import Record
+from bookrun.render.links import PageLinks
 from bookrun.render.page import render_page
 from bookrun.model.text import visible
 
@@ -42,7 +44,7 @@ class PageContext:
     url: str  # e.g. "bandits/"
     shown: str  # the page's file as errors name it, e.g. "docs/bandits.md"
     source: str  # the page's file as the author wrote it (front matter and all)
-    chapter: Chapter | None  # its parse; None: it runs no snippet
+    doc: ChapterDoc | None  # its parse (read once); None: it runs no snippet
     record: Record | None  # None: execution switched off, show code only
     failure: str | None = None  # under serve: the chapter's error; record is its last good run
     notebook: bool = False  # the chapter has a notebook (buttons under the title)
@@ -54,15 +56,30 @@ class PageContext:
     serving: bool = False  # under serve a page error is shown on the page, not raised
     error: str | None = None  # the page itself is broken (serve shows this on the page)
 
+    @property
+    def chapter(self) -> Chapter | None:
+        return self.doc.chapter if self.doc is not None else None
+
+
+def served_dir(hint: PageContext) -> str:
+    """The folder the page's raw-HTML links are resolved from: the folder its HTML is
+    served from ("setup/" is setup/index.html) under MkDocs, its source's under Zensical."""
+    if hint.html_links_from_source:
+        return posixpath.dirname(hint.src_uri) or "."
+    url = hint.url
+    return (url.rstrip("/") if url.endswith("/") else posixpath.dirname(url)) or "."
+
+
+def site_root(hint: PageContext) -> str:
+    """The site root as the page's raw-HTML links reach it: "../", or "" at the top."""
+    folder = served_dir(hint)
+    return "" if folder == "." else posixpath.relpath(".", folder) + "/"
+
 
 def notebook_links(chapter: str, hint: PageContext, colab_base: str) -> str:
     """Buttons under the title: the notebook as a page (MkDocs only), the .ipynb, Colab."""
     here = posixpath.dirname(hint.src_uri) or "."
-    # The folder the HTML is served from: "setup/" is setup/index.html.
-    url = hint.url
-    page_dir = url.rstrip("/") if url.endswith("/") else posixpath.dirname(url)
-    if hint.html_links_from_source:
-        page_dir = here
+    page_dir = served_dir(hint)
     ipynb = NOTEBOOK.format(chapter)
     links = []
     if hint.notebook_page:
@@ -122,15 +139,15 @@ class BookrunPreprocessor(Preprocessor):
 
     def render(self, text: str, context: PageContext) -> str:
         chapter = context.chapter
-        links = ""
+        buttons = ""
         if context.record is not None and context.notebook:
-            links = notebook_links(chapter.name, context, self.config.colab_base)
+            buttons = notebook_links(chapter.name, context, self.config.colab_base)
+        links = PageLinks(context.src_uri, buttons, site_root(context),
+                          script_url(context.src_uri, context.url, context.html_links_from_source))
         code = lambda rel: (context.snippets_root / rel).read_text(encoding="utf-8")  # noqa: E731
-        out = render_page(text, chapter, context.record, code, context.src_uri, links,
-                          chapter_number=context.chapter_number,
-                          first_line=first_line(context.source, text),
-                          script=script_url(context.src_uri, context.url,
-                                            context.html_links_from_source))
+        out = render_page(context.doc, context.record, code, links, self.config,
+                          chapter_number=context.chapter_number, text=text,
+                          first_line=first_line(context.source, text))
         if context.failure is not None:
             out = error_panel(out, context.failure)
         return out

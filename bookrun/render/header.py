@@ -27,24 +27,23 @@ self-test question. The rest is computed when the page is rendered:
   image, not in addition to it); code lines are the non-blank lines of every snippet
   the page runs and of the code blocks written in the page.
 - figures: the `Figure:` captions under the page's `@run` lines; interactive
-  figures: lines that start with `Interactive:`, also inside an HTML comment.
+  figures: those of them with `Interactive:` controls.
 
-A page without any of the three fields gets no header (the home page, test
+The parse counts all of it (bookrun.parse.chapter.PageFacts) as it reads the page;
+this module only writes the HTML. A book turns headers on with the `chapter_headers`
+option. A page without any of the three fields gets no header (the home page, test
 fixtures); a page with some but not all, or with a malformed one, is an error that
 names the page and the line.
 """
 from __future__ import annotations
 
 import math
-import os
-import posixpath
 import re
-from pathlib import Path
 
-import yaml
-
-from bookrun.parse.chapter import DIRECTIVE, PageError, iter_prose_lines
-from bookrun.parse.front_matter import split_front_matter
+from bookrun.model.page import PageError
+from bookrun.parse.chapter import ChapterDoc
+from bookrun.parse.front_matter import split_front_matter  # noqa: F401 - tests read it here
+from bookrun.render.links import PDF, PageLinks  # noqa: F401 - PDF named here before
 
 LEVELS = ("Beginner", "Intermediate", "Advanced")
 FIELDS = ("level", "before", "done_when")
@@ -52,15 +51,9 @@ WORDS_PER_MINUTE = 200
 CODE_LINES_PER_MINUTE = 10
 ROUND_TO = 5
 MIN_OUTCOMES, MAX_OUTCOMES = 2, 4
-PDF = "book.pdf"  # at the site root; another step of the build writes it
 
 ONE_LINK = re.compile(r"^\[[^\]]+\]\([^)\s]+\)$")
 ANCHOR = re.compile(r"^[A-Za-z][\w-]*$")
-INTERACTIVE = re.compile(r"^\s*(?:<!--\s*)?Interactive:")
-ALT = re.compile(r"^(?P<indent>\s*)Alt:")
-COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
-WORD = re.compile(r"[^\W_][\w'’-]*")
-DOWNLOAD_HREF = re.compile(r'href="(?P<root>[^"]*?)notebooks/')
 
 
 def field_line(text: str, key: str) -> int:
@@ -100,46 +93,9 @@ def check_fields(meta: dict, text: str, shown: str) -> None:
                             f"put <a id=\"{d['anchor']}\"></a> above its self-test question")
 
 
-def prose_words(markdown: str) -> int:
-    """Words a reader reads: not code, comments, `@run` lines or text alternatives."""
-    words, alt_indent = 0, None
-    for _, line, in_code in iter_prose_lines(COMMENT.sub("", markdown)):
-        if in_code or DIRECTIVE.match(line):
-            continue
-        m = ALT.match(line)
-        indent = len(line) - len(line.lstrip())
-        if m:
-            alt_indent = len(m.group("indent"))
-            continue
-        if alt_indent is not None and line.strip() and indent > alt_indent:
-            continue  # a continuation line of the text alternative
-        alt_indent = None
-        words += len(WORD.findall(line))
-    return words
-
-
-def code_lines(markdown: str, snippet_texts: list[str]) -> int:
-    """Non-blank lines of the page's snippets and of the code blocks in its prose."""
-    in_page = sum(1 for _, line, in_code in iter_prose_lines(markdown)
-                  if in_code and line.strip() and not line.lstrip().startswith(("```", "~~~")))
-    return in_page + sum(1 for text in snippet_texts for ln in text.splitlines() if ln.strip())
-
-
 def reading_minutes(words: int, lines: int) -> int:
     minutes = words / WORDS_PER_MINUTE + lines / CODE_LINES_PER_MINUTE
     return max(ROUND_TO, ROUND_TO * math.ceil(minutes / ROUND_TO))
-
-
-def pdf_href(notebook_links: str, page_uri: str) -> str:
-    """The PDF's address from this page: relative to the site root the notebook button
-    already points into (MkDocs and Zensical resolve raw HTML links differently, and the
-    button's link is right under both); without the button, MkDocs' directory URLs."""
-    m = DOWNLOAD_HREF.search(notebook_links)
-    if m:
-        return m.group("root") + PDF
-    stem = posixpath.splitext(page_uri)[0]
-    depth = 0 if posixpath.basename(stem) == "index" else stem.count("/") + 1
-    return "../" * depth + PDF
 
 
 def plural(n: int, word: str) -> str:
@@ -174,22 +130,15 @@ def render_header(meta: dict, minutes: int, figures: int, interactive: int,
     ])
 
 
-def chapter_header(chapter, markdown: str, read_code, page_uri: str,
-                   notebook_links: str) -> str:
+def chapter_header(doc: ChapterDoc, snippets: list[str], links: PageLinks) -> str:
     """What goes under the chapter's title: the header with the notebook buttons in it,
-    or the buttons alone when the page's front matter asks for no header."""
-    page = Path(chapter.page)
-    rel = os.path.relpath(page)
-    shown = str(page) if rel.startswith("..") else rel  # as render.shown_path names it
-    source = page.read_text(encoding="utf-8") if page.is_file() else markdown
-    meta, _ = split_front_matter(source, shown)
+    or the buttons alone when the page's front matter asks for no header. `snippets`
+    are the texts of the snippets the page runs, in order."""
+    meta = doc.meta
     if not any(k in meta for k in FIELDS):
-        return notebook_links
-    check_fields(meta, source, shown)
-    _, markdown = split_front_matter(markdown, shown)  # MkDocs and Zensical strip it already
-    figures = sum(len(step.figures) for step in chapter.steps)
-    interactive = sum(1 for line in markdown.splitlines() if INTERACTIVE.match(line))
-    snippets = [read_code(step.snippet) for step in chapter.steps]
-    minutes = reading_minutes(prose_words(markdown), code_lines(markdown, snippets))
-    return render_header(meta, minutes, figures, interactive, notebook_links,
-                         pdf_href(notebook_links, page_uri))
+        return links.buttons
+    check_fields(meta, doc.text, doc.chapter.shown or str(doc.chapter.page))
+    snippet_lines = sum(1 for text in snippets for ln in text.splitlines() if ln.strip())
+    minutes = reading_minutes(doc.facts.prose_words, doc.facts.code_lines + snippet_lines)
+    return render_header(meta, minutes, doc.facts.figures, doc.facts.interactive,
+                         links.buttons, links.pdf)

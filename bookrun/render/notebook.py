@@ -45,8 +45,9 @@ def chapter_notebook(chapter, record, read_code, figure_dir: Path, title: str) -
 def figure_texts(step, record) -> str:
     """The page's caption and text alternative of each figure above, as Markdown: a
     notebook has no alt attribute for an SVG output, so the words go under it."""
-    return "\n\n".join(f"**Figure:** {fill_prose(fig.caption, record)}\n\n"
-                         f"*What it shows:* {fill_prose(fig.alt, record)}"
+    values = record.snippet(step.snippet).values  # those bound after this snippet
+    return "\n\n".join(f"**Figure:** {fill_prose(fig.caption, values)}\n\n"
+                         f"*What it shows:* {fill_prose(fig.alt, values)}"
                          for fig in step.figures)
 
 

@@ -1,4 +1,8 @@
-"""Turn a page's directives and bound values into Markdown: code, output, figures."""
+"""Turn a page's directives and bound values into Markdown: code, output, figures.
+
+The page was parsed once (bookrun.parse.chapter.ChapterDoc): rendering replaces the
+line ranges the parse names and fills each `{{ }}` from the snippet it follows, without
+reading or scanning the page again."""
 from __future__ import annotations
 
 import html
@@ -6,11 +10,13 @@ import os
 import posixpath
 import re
 
+from bookrun.config import BookConfig
 from bookrun.render import copy_above
 from bookrun.parse.bindings import sub_outside_code
-from bookrun.model.page import PageError, SnippetRecord
-from bookrun.parse.chapter import BOUND, DIRECTIVE, FIGURE_REF, iter_prose_lines
+from bookrun.model.page import PageError, SnippetRecord, Step
+from bookrun.parse.chapter import BOUND, ChapterDoc
 from bookrun.render.header import chapter_header
+from bookrun.render.links import PageLinks
 from bookrun.parse.controls import controls_html, script_tag
 from bookrun.model.text import visible
 
@@ -37,17 +43,25 @@ PLATFORM_NOTE = ("*Platform-bound output: these digits are exact on the machine 
                  "{ .bookrun-platform }")
 
 
-def figure_markdown(url: str, number: str, caption: str, alt: str, indent: str) -> list[str]:
-    """A numbered <figure>: the image with its text alternative, then the caption.
+def figure_anchor(number: str) -> str:
+    """The figure's id: `figure-3-2` for Figure 3.2, `figure-2` for a page's second
+    figure when the book does not number figures."""
+    return "figure-" + number.replace(".", "-")
+
+
+def figure_markdown(url: str, number: str, caption: str, alt: str, indent: str,
+                    numbered: bool = True) -> list[str]:
+    """A <figure>: the image with its text alternative, then the caption (numbered
+    `Figure <number>.` when the book numbers figures; `number` then also names its id).
 
     pymdownx.blocks.caption wraps the image and the caption (Markdown, so it may hold
     math or emphasis) in <figure> and <figcaption>; the alt text is plain text, read
     aloud in place of the image.
     """
-    anchor = "figure-" + number.replace(".", "-")
+    anchor = figure_anchor(number)
     alt = ALT_SPECIALS.sub(r"\\\1", alt)
     lines = [f"![{alt}]({url}){{ .bookrun-figure }}", "",
-             f"/// figure-caption | {number}",
+             f"/// figure-caption | {number}" if numbered else "/// caption",
              f"    attrs: {{id: {anchor}}}",
              caption,
              "///"]
@@ -79,11 +93,13 @@ def folded_drawing(code: str, indent: str) -> list[str]:
 
 def render_step(snippet_path: str, code: str, snippet: SnippetRecord | None, figure_url,
                 indent: str, figures=(), platform_bound: bool = False,
-                index: int = 0) -> str:
+                index: int = 0, numbered: bool = True) -> str:
     """The code block, then (when executed) the output block and the figures.
 
     `figures` holds (number, caption, alt, interactive) for each figure the snippet
-    shows, in order (an interactive one gets its controls under it); `index` counts the page's code blocks above this one (for "Copy with the N above").
+    shows, in order (an interactive one gets its controls under it); `index` counts the
+    page's code blocks above this one (for "Copy with the N above"); `numbered`: the
+    captions show their numbers.
     """
     # The parse allows only safe names (bookrun.parse.names); escaped all the same, since a
     # quote would end the title and the rest would become markup.
@@ -100,10 +116,11 @@ def render_step(snippet_path: str, code: str, snippet: SnippetRecord | None, fig
                                  '{ .text .bookrun-output title="Output" }', indent)
         frames = {f.figure: f for f in snippet.frames}
         for fig, (number, caption, alt, inter) in zip(snippet.figures, figures, strict=True):
-            out += [""] + figure_markdown(figure_url(fig.name), number, caption, alt, indent)
+            out += [""] + figure_markdown(figure_url(fig.name), number, caption, alt, indent,
+                                          numbered)
             if inter is not None and fig.name in frames:
-                anchor = "figure-" + number.replace(".", "-")
-                out += [""] + controls_html(inter, frames[fig.name], anchor, indent)
+                out += [""] + controls_html(inter, frames[fig.name], figure_anchor(number),
+                                            indent)
         if platform_bound:
             out += ["", indent + PLATFORM_NOTE]
     return "\n".join(out)
@@ -120,94 +137,136 @@ def shown_path(page) -> str:
     return str(page) if rel.startswith("..") else rel
 
 
-def numbered_figures(chapter, step, snippet: SnippetRecord | None, record, chapter_number,
-                     counter):
-    """(number, caption, alt) for each figure a snippet showed; errors name page and line."""
+def numbered_figures(chapter, step: Step, snippet: SnippetRecord | None, chapter_number,
+                     counter, numbered: bool = True):
+    """(number, caption, alt, interactive) for each figure a snippet showed, its values
+    taken from the snippet's record; errors name page and line. Without `numbered`, a
+    figure's number is its place on the page, for its id only."""
     shown, page = len(snippet.figures) if snippet else 0, chapter.shown or shown_path(chapter.page)
     if len(step.figures) != shown:
         where = step.figures[0].line if step.figures and not shown else step.line
         raise PageError(page, where, f"{step.snippet} shows {shown} figure(s) but the "
                         f"page gives {len(step.figures)} `Figure:`/`Alt:` pair(s) under it")
-    if shown and chapter_number is None:
+    if shown and numbered and chapter_number is None:
         raise PageError(page, step.line, "figures are numbered per chapter: give the "
                         "page a numbered nav title (`3. Bandits`) or `chapter: 3` in its front "
                         "matter")
-    def value(b):
-        return record.values[b.group("body").strip()]
-
     texts = []
     for fig in step.figures:
         counter.append(fig)
+        value = lambda b, line=fig.line: step_value(chapter, step, snippet,  # noqa: E731
+                                                    b.group("body").strip(), line)
         # The caption is Markdown, so its values are escaped; the alt is an attribute.
-        texts.append((f"{chapter_number}.{len(counter)}", fill_prose(fig.caption, record),
+        number = f"{chapter_number}.{len(counter)}" if numbered else str(len(counter))
+        texts.append((number, sub_outside_code(BOUND, lambda b: bound_text(value(b)), fig.caption),
                       sub_outside_code(BOUND, lambda b: visible(value(b)), fig.alt),
                       fig.interactive))
     return texts
 
 
-def render_page(markdown: str, chapter, record, read_code, page_uri: str, notebook_links: str = "",
-                chapter_number=None, first_line: int = 1, script: str | None = None) -> str:
+def step_value(chapter, step: Step, snippet: SnippetRecord | None, body: str, line: int) -> str:
+    """The text `{{ body }}` bound after `step` rendered to, from its snippet's record."""
+    if snippet is None or body not in snippet.values:
+        raise PageError(chapter.shown or shown_path(chapter.page), line,
+                        f"{{{{ {body} }}}} has no value after snippets/{step.snippet} in the "
+                        "record: run python -m bookrun update")
+    return snippet.values[body]
+
+
+def render_page(doc: ChapterDoc, record, read_code, links: PageLinks,
+                config: BookConfig | None = None, chapter_number: str | None = None,
+                text: str | None = None, first_line: int | None = None) -> str:
     """Replace every `@run` line and every `{{ }}` in the prose of one page.
 
-    `chapter` is the parse of the page's file; `markdown` is the text the host converts,
-    whose line 1 is the file's line `first_line` (a host strips the front matter).
-    Figures are numbered `<chapter_number>.<n>` in page order, under their captions.
-    `script` is the frames script's address: loaded only if a figure is interactive.
+    `doc` is the parse of the page's file; `text` is the text the host converts (by
+    default the file without its front matter, as MkDocs cuts it), whose line 1 is the
+    file's line `first_line`. The steps' line ranges are replaced by their blocks, and
+    the lines the parse found bindings on are filled from the record of the step they
+    follow. With the book's `number_figures`, figures are numbered
+    `<chapter_number>.<n>` in page order; with `chapter_headers`, the header goes under
+    the title (with the buttons in it), else the buttons alone.
     """
-    notebook_links = chapter_header(chapter, markdown, read_code, page_uri, notebook_links)
-    by_snippet = {s.snippet: s for s in record.snippets} if record else {}
-    page_dir = posixpath.dirname(page_uri)
-
-    def figure_url(name):
-        return posixpath.relpath(f"figures/{chapter.name}/{name}", page_dir or ".")
-
-    lines, title_done = [], not notebook_links
-    steps, counter, skip_to, refs, placed = iter(chapter.steps), [], 0, [], []
-    for number, line, in_code in iter_prose_lines(markdown):
-        number += first_line - 1  # the file's line, as the parse and errors count
-        if number <= skip_to:  # a `Figure:`/`Alt:` line, already placed with its figure
-            continue
-        m = None if in_code else DIRECTIVE.match(line)
-        if m:
-            rel, step = m.group("path"), next(steps)
-            snippet = by_snippet.get(rel)
-            figures = (numbered_figures(chapter, step, snippet, record, chapter_number, counter)
-                       if record else ())
-            skip_to = step.end  # the parse knows where its `Figure:`/`Alt:` block ends
-            lines.append(render_step(f"snippets/{rel}", read_code(rel), snippet,
-                                     figure_url, m.group("indent"), figures,
-                                     step.platform_bound, index=len(placed)))
-            placed.append(rel)
-            continue
-        if not in_code:
-            refs += [(number, r) for r in FIGURE_REF.finditer(line)]
-            line = fill_prose(line, record)
-        lines.append(line)
-        if not title_done and line.startswith("# "):
-            lines += ["", notebook_links]
-            title_done = True
+    config = config or BookConfig()
+    if text is None:
+        text, first_line = doc.body(), doc.body_line
+    codes = [read_code(step.snippet) for step in doc.chapter.steps]  # each read once
+    page = _Splice(doc, record, codes, links, config.number_figures, chapter_number)
+    buttons = (chapter_header(doc, codes, links) if config.chapter_headers
+               else links.buttons)
+    out = page.lines(text.splitlines(), first_line or 1, buttons)
     if record:
-        check_references(refs, chapter, chapter_number, len(counter))
-        if script and any(f.interactive for f in counter):
-            lines += ["", script_tag(script)]
-    return "\n".join(lines) + "\n"
+        if config.number_figures:
+            check_references(doc.refs, doc.chapter, chapter_number, len(page.counter))
+        if links.script and any(f.interactive for f in page.counter):
+            out += ["", script_tag(links.script)]
+    return "\n".join(out) + "\n"
+
+
+class _Splice:
+    """One page's text with its steps' ranges replaced and its bindings filled."""
+
+    def __init__(self, doc: ChapterDoc, record, codes: list[str], links: PageLinks,
+                 numbered: bool, chapter_number: str | None):
+        self.doc, self.record, self.codes, self.numbered = doc, record, codes, numbered
+        self.chapter_number, self.counter = chapter_number, []
+        self.by_snippet = {s.snippet: s for s in record.snippets} if record else {}
+        self.page_dir = posixpath.dirname(links.page_uri) or "."
+
+    def figure_url(self, name: str) -> str:
+        return posixpath.relpath(f"figures/{self.doc.chapter.name}/{name}", self.page_dir)
+
+    def lines(self, text: list[str], first_line: int, buttons: str) -> list[str]:
+        doc, steps = self.doc, self.doc.chapter.steps
+        starts = {step.line: n for n, step in enumerate(steps)}
+        file_lines = doc.text.splitlines()
+        out, skip_to = [], 0
+        for at, line in enumerate(text):
+            number = at + first_line  # the file's line, as the parse and errors count
+            if number <= skip_to:  # a `Figure:`/`Alt:` line, already placed with its figure
+                continue
+            if number in starts:
+                if line != file_lines[number - 1]:
+                    raise PageError(doc.chapter.shown, number, "the text to convert is not "
+                                    f"the page as parsed (this line reads {line!r}): "
+                                    "something changed it before bookrun's extension ran")
+                out.append(self.step(starts[number], line))
+                skip_to = steps[starts[number]].end  # where its `Figure:`/`Alt:` block ends
+                continue
+            if number in doc.fills:
+                line = self.fill(line, steps[doc.fills[number]], number)
+            out.append(line)
+            if number == doc.title_line and buttons:
+                out += ["", buttons]
+        return out
+
+    def step(self, n: int, line: str) -> str:
+        step = self.doc.chapter.steps[n]
+        snippet = self.by_snippet.get(step.snippet)
+        figures = (numbered_figures(self.doc.chapter, step, snippet, self.chapter_number,
+                                    self.counter, self.numbered) if self.record else ())
+        indent = line[:len(line) - len(line.lstrip())]
+        return render_step(f"snippets/{step.snippet}", self.codes[n], snippet, self.figure_url,
+                           indent, figures, step.platform_bound, index=n,
+                           numbered=self.numbered)
+
+    def fill(self, line: str, step: Step, number: int) -> str:
+        if self.record is None:  # execution switched off: show what would be computed
+            return sub_outside_code(BOUND, lambda b: f"`{b.group('body').strip()}`", line)
+        snippet = self.by_snippet.get(step.snippet)
+        return sub_outside_code(BOUND, lambda b: bound_text(step_value(
+            self.doc.chapter, step, snippet, b.group("body").strip(), number)), line)
 
 
 def check_references(refs, chapter, chapter_number, count: int) -> None:
     """A "Figure 3.4" in this chapter's prose must name one of its figures."""
-    for number, ref in refs:
-        if ref.group(1) == chapter_number and not 1 <= int(ref.group(2)) <= count:
+    for number, chapter_ref, figure, text in refs:
+        if chapter_ref == chapter_number and not 1 <= figure <= count:
             raise PageError(chapter.shown or shown_path(chapter.page), number,
-                            f"{ref.group()} does not exist: "
+                            f"{text} does not exist: "
                             f"this chapter has {count} figure(s)")
 
 
-def fill_prose(text: str, record) -> str:
-    """Every `{{ }}` in Markdown prose replaced by its value, as literal text."""
-    return sub_outside_code(BOUND, lambda b: render_value(b.group("body").strip(), record), text)
-
-
-def render_value(body: str, record) -> str:
-    if record is None:  # execution switched off: show what would be computed
-        return f"`{body}`"
-    return bound_text(record.values[body])
+def fill_prose(text: str, values: dict[str, str]) -> str:
+    """Every `{{ }}` in Markdown prose replaced by its value in `values` (those bound
+    after one snippet), as literal text."""
+    return sub_outside_code(BOUND, lambda b: bound_text(values[b.group("body").strip()]), text)

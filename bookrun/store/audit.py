@@ -52,7 +52,7 @@ DERIVED = re.compile(r"<!--\s*bookrun:\s*(?:derived|cited|given)\s+([^>]*?)\s*--
 
 
 def known_numbers(chapter: Chapter, record, snippets_root: Path) -> set[float]:
-    texts = [s.output for s in record.snippets] + list(record.values.values())
+    texts = [text for s in record.snippets for text in (s.output, *s.values.values())]
     texts += [(snippets_root / s.snippet).read_text(encoding="utf-8") for s in chapter.steps]
     found = set()
     for text in texts:

@@ -18,7 +18,7 @@ from bookrun.store.check import same_drawing
 from bookrun.store.key import resume_keys, step_keys
 from bookrun.model.page import (Chapter, ExecutionError, FigureFile, PageError, RecordError, Run,
                     SnippetRecord)
-from bookrun.parse.chapter import read_chapter
+from bookrun.parse.chapter import ChapterDoc, read_page
 from bookrun.store.audit import unexplained_numbers
 from bookrun.store.records import (Record, figures_path, read_if_present, read_record, record_path, release,
                      sha256, versions, write_atomic)
@@ -66,20 +66,26 @@ class Book:
     def chapters(self, broken: dict[Path, str] | None = None) -> list[Chapter]:
         """Every page with `@run` lines. A page error is raised, or, given `broken`
         (serve), kept there under the page's path and the page left out."""
+        return [doc.chapter for doc in self.documents(broken)]
+
+    def documents(self, broken: dict[Path, str] | None = None) -> list[ChapterDoc]:
+        """Every page with `@run` lines, each read and parsed once (bookrun.parse.chapter):
+        what the renderer splices, beside the chapter that runs."""
         found = []
         for page in sorted(self.docs_dir.rglob("*.md")):
             shown = os.path.relpath(page, self.root)
             try:
-                chapter = read_chapter(page, self.snippets_root, shown_as=shown)
+                doc = read_page(page, self.snippets_root, shown, self.config.min_alt_words)
             except PageError as exc:
                 if broken is None:
                     raise
                 broken[page.resolve()] = str(exc)
                 continue
-            if chapter:
-                found.append(chapter)
-        for c in found:
-            users = [os.path.relpath(o.page, self.root) for o in found if o.name == c.name]
+            if doc:
+                found.append(doc)
+        for c in (d.chapter for d in found):
+            users = [os.path.relpath(o.chapter.page, self.root) for o in found
+                     if o.chapter.name == c.name]
             if len(users) > 1:
                 raise ExecutionError(f"snippets/{c.name}/ is used by more than one page: "
                                      f"{', '.join(users)}")
@@ -114,13 +120,15 @@ class Book:
         return rec
 
     def _record_of(self, chapter: Chapter, run: Run) -> Record:
-        snippets, values = [], {}
+        snippets = []
         for step, res in zip(chapter.steps, run.steps):
             figures = tuple(FigureFile(n, sha256(run.figdir / n)) for n in res.figures)
-            snippets.append(SnippetRecord(step.snippet, res.output, figures, res.frames))
-            values.update(res.values)
+            # Each snippet keeps the values bound after it: a body the prose repeats after
+            # two snippets may have two values.
+            snippets.append(SnippetRecord(step.snippet, res.output, figures, res.frames,
+                                          dict(res.values)))
         return Record(chapter.name, self.key(chapter), versions(self.config.libraries),
-                      tuple(snippets), values, run.platform)
+                      tuple(snippets), run.platform)
 
     def _install_figures(self, chapter: Chapter, run: Run) -> None:
         target = self.figure_dir(chapter.name)
@@ -314,18 +322,30 @@ def compare(chapter: Chapter, expected: Record | None, got: Record, where: str,
                             f"{[f.name for f in e.figures]}, got "
                             f"{[f.name for f in s.figures]} (or their bytes changed)")
         problems += frames.compare(name, e, s, *(figures or (None, None)))
-    for step in chapter.steps:
-        if not exact(step.snippet):
-            continue
-        for b in step.bindings:
-            text = got.values.get(b.body)
-            if expected.values.get(b.body) != text:
-                problems.append(f"{page}:{b.line}: {{{{ {b.body} }}}} expected "
-                                f"{expected.values.get(b.body)!r}, got {text!r}{hint}")
+    problems += compare_values(chapter, expected, got, page, exact, hint)
     gone = set(old) - {s.snippet for s in got.snippets}
     if gone:
         problems.append(f"{where}: records snippets no longer on the page: {sorted(gone)}")
     return problems, notes
+
+
+def compare_values(chapter: Chapter, expected: Record, got: Record, page: str, exact,
+                   hint: str) -> list[str]:
+    """Each place the prose binds a value, judged after the snippet it follows (a body
+    bound after two snippets is compared at both places)."""
+    problems = []
+    old = {s.snippet: s.values for s in expected.snippets}
+    new = {s.snippet: s.values for s in got.snippets}
+    for step in chapter.steps:
+        if not exact(step.snippet):
+            continue
+        before, after = old.get(step.snippet, {}), new.get(step.snippet, {})
+        for b in step.bindings:
+            if before.get(b.body) != after.get(b.body):
+                problems.append(f"{page}:{b.line}: {{{{ {b.body} }}}} expected "
+                                f"{before.get(b.body)!r}, got {after.get(b.body)!r} after "
+                                f"snippets/{step.snippet}{hint}")
+    return problems
 
 
 def same_drawings(expected: SnippetRecord, got: SnippetRecord, recorded: Path,

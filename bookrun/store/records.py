@@ -16,6 +16,9 @@ RECORD_NAME = "_record.json"
 FIGURES_NAME = "_figures"  # committed beside the record: snippets/<chapter>/_figures/
 CONFLICT_MARKERS = ("<<<<<<<", "=======", ">>>>>>>")  # what git leaves in a conflicted file
 REWRITE = "run python -m bookrun update {} to execute it afresh, and commit the result"
+# The shape of a record file. 2: each snippet's entry keeps the values bound after it
+# (format 1 kept one chapter-wide `values`, so a body bound after two snippets kept one).
+FORMAT = 2
 
 
 def versions(libraries=()) -> dict[str, str]:
@@ -48,7 +51,6 @@ class Record:
     stamp: str  # bookrun.store.key.chapter_key of the code that produced it
     versions: dict  # exact versions it was produced with (informative)
     snippets: tuple[SnippetRecord, ...]
-    values: dict[str, str] = field(default_factory=dict)
     # What the session ran on: the CPU architecture and what the book's
     # `fingerprint` option reads (BLAS core, SIMD dispatch, kernel set).
     platform: dict = field(default_factory=dict)
@@ -64,31 +66,38 @@ class Record:
         """What the snippet printed; `name` is its file name or path under snippets/."""
         return self.snippet(name).output
 
-    def value(self, body: str) -> str:
-        """The text a `{{ body }}` in the prose rendered to."""
-        try:
-            return self.values[body.strip()]
-        except KeyError:
-            raise KeyError(f"{self.chapter}: no bound value {{{{ {body} }}}} in the record") from None
+    def value(self, body: str, snippet: str | None = None) -> str:
+        """The text a `{{ body }}` in the prose rendered to: after `snippet` (its file
+        name or path under snippets/), or after any snippet when every place where the
+        prose binds it shows the same text."""
+        body = body.strip()
+        places = [self.snippet(snippet)] if snippet is not None else self.snippets
+        found = {s.snippet: s.values[body] for s in places if body in s.values}
+        if not found:
+            raise KeyError(f"{self.chapter}: no bound value {{{{ {body} }}}} in the record"
+                           + (f" after {snippet}" if snippet is not None else ""))
+        if len(set(found.values())) > 1:
+            raise KeyError(f"{self.chapter}: {{{{ {body} }}}} differs by place ({found}); "
+                           "name the snippet it follows")
+        return next(iter(found.values()))
 
     def digest(self) -> str:
         """A hash of what the record says the snippets gave: outputs, figure hashes,
         values and platform. Kept in the file, so a hand edit (or a merge that mixed two
         records) no longer matches it. Not a signature: `update` rewrites both."""
-        body = {"snippets": [s.to_json() for s in self.snippets], "values": self.values,
-                "platform": self.platform}
+        body = {"snippets": [s.to_json() for s in self.snippets], "platform": self.platform}
         canonical = json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
         return hashlib.sha256(canonical.encode()).hexdigest()
 
     def to_json(self) -> str:
         data = {
+            "format": FORMAT,
             "chapter": self.chapter,
             "stamp": self.stamp,
             "digest": self.digest(),
             "versions": self.versions,
             "platform": self.platform,
             "snippets": [s.to_json() for s in self.snippets],
-            "values": self.values,
         }
         return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
 
@@ -106,10 +115,14 @@ class Record:
         except json.JSONDecodeError as exc:
             raise RecordError(f"corrupt: not JSON at line {exc.lineno}, column {exc.colno} "
                               f"({exc.msg}); {rewrite}") from None
+        found = data.get("format", 1) if isinstance(data, dict) else None
+        if found != FORMAT:
+            raise RecordError(f"record format {found}, and this bookrun reads format "
+                              f"{FORMAT} (values kept per snippet); {rewrite}")
         try:
             record = cls(data["chapter"], data["stamp"], data["versions"],
                          tuple(SnippetRecord.from_json(s) for s in data["snippets"]),
-                         data["values"], data.get("platform", {}))
+                         data.get("platform", {}))
             stored = data["digest"]
         except (KeyError, TypeError, AttributeError, RecordError) as exc:
             raise RecordError(f"corrupt: malformed record ({type(exc).__name__}: {exc}); "

@@ -5,6 +5,7 @@ import re
 
 from bookrun.render import copy_above
 from bookrun.parse.chapter import parse_chapter
+from bookrun.render.links import PageLinks
 from bookrun.render.page import FOLD, render_page, split_drawing
 
 SNIPPET = f"""import numpy as np
@@ -22,8 +23,8 @@ def render(tmp_path, code=SNIPPET):
     (tmp_path / "snippets" / "demo").mkdir(parents=True)
     (tmp_path / "snippets" / "demo" / "a.py").write_text(code)
     text = "# Demo\n\n@run demo/a.py\n\nAfter.\n"
-    chapter = parse_chapter(text, tmp_path / "snippets", "docs/demo.md")
-    return render_page(text, chapter, None, lambda rel: code, "demo.md")
+    doc = parse_chapter(text, tmp_path / "snippets", "docs/demo.md")
+    return render_page(doc, None, lambda rel: code, PageLinks("demo.md"))
 
 
 def test_the_drawing_code_is_folded_under_the_block(tmp_path):

@@ -9,7 +9,9 @@ import pytest
 from bookrun.render.header import (CODE_LINES_PER_MINUTE, WORDS_PER_MINUTE, check_fields,
                             split_front_matter)
 from bookrun.parse.chapter import PageError, parse_chapter
+from bookrun.render.links import PageLinks
 from bookrun.render.page import render_page
+from helpers.pages import BOOK_POLICY
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -55,16 +57,18 @@ SNIPPET = "a = 1\nb = 2\n\nprint(a + b)\n"  # three non-blank lines
 def render(tmp_path: Path, front: str = FRONT, body: str = BODY,
            links: str = '<a class="md-button" download '
                         'href="../notebooks/demo/demo.ipynb">Download .ipynb</a>') -> str:
-    """Render the page as the extension does: MkDocs has stripped the front matter."""
+    """Render the page as the extension does: parsed from its file, and the text MkDocs
+    converts (the front matter stripped) spliced."""
     docs, snippets = tmp_path / "docs", tmp_path / "snippets"
     (snippets / "demo").mkdir(parents=True, exist_ok=True)
     (snippets / "demo" / "add.py").write_text(SNIPPET, encoding="utf-8")
     docs.mkdir(exist_ok=True)
     page = docs / "demo.md"
     page.write_text(front + body, encoding="utf-8")
-    chapter = parse_chapter(body, snippets, str(page), page)
+    doc = parse_chapter(front + body, snippets, str(page), page)
     code = lambda rel: (snippets / rel).read_text(encoding="utf-8")  # noqa: E731
-    return render_page(body, chapter, None, code, "demo.md", links)
+    return render_page(doc, None, code, PageLinks("demo.md", links), BOOK_POLICY, text=body,
+                       first_line=front.count("\n") + 1)
 
 
 def header(out: str) -> str:
@@ -83,7 +87,7 @@ def test_header_sits_under_the_title_with_every_part(tmp_path):
     assert out.index("# Demo chapter") < out.index("chapter-header") < out.index("Some words")
     head = header(out)
     # 13 words and 3 code lines: under a minute, so the floor of 5
-    assert facts(out) == "Intermediate · about 5 min · 0 figures · 1 interactive"
+    assert facts(out) == "Intermediate · about 5 min · 0 figures"
     assert 'download href="../notebooks/demo/demo.ipynb"' in head       # buttons as before
     assert '<a class="md-button" href="../book.pdf">PDF of the book</a>' in head
     assert ("**Before this chapter:** [Bandits: Thompson sampling]"
@@ -96,9 +100,13 @@ def test_header_sits_under_the_title_with_every_part(tmp_path):
 def test_figures_counted_from_captions(tmp_path):
     body = BODY.replace("@run demo/add.py\n", "@run demo/add.py\nFigure: The sum.\n"
                         "Alt: A single bar of height three, the sum of one and two.\n")
-    assert facts(render(tmp_path, body=body)).startswith(
-        "Intermediate · about 5 min · 1 figure · 1 interactive")
+    assert facts(render(tmp_path, body=body)) == "Intermediate · about 5 min · 1 figure"
     assert "0 figures" in facts(render(tmp_path))
+    # an interactive figure is one with controls (a commented-out line is none)
+    live = body.replace("the sum of one and two.\n", "the sum of one and two.\n"
+                        "Interactive: draw\nControl: n = 1, 2 | terms\n")
+    assert facts(render(tmp_path, body=live)) == ("Intermediate · about 5 min · 1 figure · "
+                                                  "1 interactive")
 
 
 def test_reading_time_grows_with_words_and_code(tmp_path):
@@ -187,9 +195,9 @@ def test_rendering_errors_name_the_file_line_despite_the_front_matter(tmp_path):
     snippets = tmp_path / "snippets"
     (snippets / "demo").mkdir(parents=True)
     (snippets / "demo" / "add.py").write_text(SNIPPET, encoding="utf-8")
-    chapter = parse_chapter(FRONT + bad, snippets, str(page), page)  # the file, parsed once
+    doc = parse_chapter(FRONT + bad, snippets, str(page), page)  # the file, parsed once
     record = Record("demo", "", {}, (SnippetRecord("demo/add.py", "3\n", ()),))
     with pytest.raises(PageError) as err:
-        render_page(bad, chapter, record, lambda rel: SNIPPET, "demo.md", "",
-                    chapter_number="1", first_line=first_line(FRONT + bad, bad))
+        render_page(doc, record, lambda rel: SNIPPET, PageLinks("demo.md"), BOOK_POLICY,
+                    chapter_number="1", text=bad, first_line=first_line(FRONT + bad, bad))
     assert err.value.line == FRONT.count("\n") + 3           # "Figure 1.9" in the file

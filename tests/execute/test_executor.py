@@ -18,7 +18,7 @@ from bookrun.config import ConfigError
 from bookrun.parse.chapter import PageError
 from bookrun.model.page import SnippetRecord
 from bookrun.store.records import Record, load_record, record_path
-from bookrun.render.page import render_page
+from helpers.pages import render_book_page
 from bookrun.execute.session import ExecutionError
 from helpers.books import PLOT, RESUME_CODE, make_book
 
@@ -91,7 +91,7 @@ def test_figure_texts_are_read_under_their_directive(tmp_path):
     ("Alt: a line that rises and then stays flat for ever after\n", 4, "found Alt"),
     ("Figure: A line.\nFigure: Another.\n", 4, "found Figure then Figure"),
     ("Figure: A line.\n", 4, "found Figure$"),
-    ("Figure: A line.\nAlt: A line.\n", 5, "at least 8 words"),
+    ("Figure: A line.\nAlt: A line.\n", 5, "not the caption"),
     ("Figure:\nAlt: a line that rises and then stays flat for ever after\n", 4, "empty"),
 ])
 def test_malformed_figure_texts_name_page_and_line(tmp_path, texts, line, message):
@@ -130,10 +130,8 @@ def test_bad_binding_names_the_page_line(tmp_path):
 def test_output_and_bound_values_are_escaped(tmp_path):
     book = make_book(tmp_path, "# Demo\n@run demo/a.py\n\nName: {{ name }}\n",
                      {"a.py": "name = '<b>*x*</b>'\nprint('<b>bold</b> ```')\n"})
-    [chapter] = book.chapters()
     rec = book.build()["demo"]
-    md = render_page(chapter.page.read_text(), chapter, rec,
-                     lambda rel: (book.snippets_root / rel).read_text(), "demo.md")
+    md = render_book_page(book, rec)
     # The output sits in a fence longer than any backtick run it contains.
     assert "```` { .text .bookrun-output title=\"Output\" }\n<b>bold</b> ```\n````" in md
     assert "Name: &lt;b&gt;\\*x\\*&lt;/b&gt;" in md
@@ -209,6 +207,24 @@ def test_check_reports_a_readable_diff_and_update_fixes_it(tmp_path):
     assert value.startswith("docs/demo.md:4: {{ x }} expected '5', got '6'")
     book.build(force=True)
     assert book.check().problems == []
+
+
+def test_check_compares_each_place_a_value_is_bound(tmp_path):
+    """The same `{{ x }}` after two snippets is judged at each place: a change to the
+    second snippet's x is reported at the second place only."""
+    page = "# Demo\n@run demo/a.py\n\nFirst {{ x }}.\n\n@run demo/b.py\n\nThen {{ x }}.\n"
+    book = make_book(tmp_path, page, {"a.py": "x = 1\n", "b.py": "x = 2\n"})
+    rec = book.build()["demo"]
+    assert [s.values for s in rec.snippets] == [{"x": "1"}, {"x": "2"}]
+    assert rec.value("x", "a.py") == "1" and rec.value("x", "b.py") == "2"
+    with pytest.raises(KeyError, match="differs by place"):
+        rec.value("x")
+    assert book.check().problems == []
+    (book.snippets_root / "demo" / "b.py").write_text("x = 3\n")
+    stale, value = book.check().problems
+    assert stale.startswith("snippets/demo/_record.json: stale")
+    assert value.startswith("docs/demo.md:8: {{ x }} expected '2', got '3' after "
+                            "snippets/demo/b.py")
 
 
 def test_two_fresh_executions_are_byte_identical(tmp_path):
@@ -291,7 +307,7 @@ def edit_record(book, **changes):
         data[key] = change(data[key])
     data["digest"] = Record(data["chapter"], data["stamp"], data["versions"],
                             tuple(SnippetRecord.from_json(s) for s in data["snippets"]),
-                            data["values"], data.get("platform", {})).digest()
+                            data.get("platform", {})).digest()
     path.write_text(json.dumps(data))
 
 
@@ -333,9 +349,9 @@ def test_platform_bound_output_is_exact_on_its_platform_only(tmp_path):
     book = make_book(tmp_path, BOUND_PAGE, BOUND_CODE)
     book.build()
     # a chaotic run that came out differently on the recording machine
-    edit_record(book, snippets=lambda ss: [dict(s, output=["trained to 40", ""])
-                                           if s["snippet"] == "demo/b.py" else s for s in ss],
-                values=lambda v: {"y": "40"})
+    edit_record(book, snippets=lambda ss: [
+        dict(s, output=["trained to 40", ""], values={"y": "40"})
+        if s["snippet"] == "demo/b.py" else s for s in ss])
     problems = book.check().problems
     assert any(p.startswith("snippets/demo/b.py: output differs") for p in problems)
     assert any("{{ y }} expected '40', got '42'" in p for p in problems)
@@ -637,7 +653,8 @@ def test_a_save_re_runs_from_the_edited_snippet_as_a_fresh_run_would(kept, monke
     resumed = kept.build()["demo"]
     assert starts(kept) == 1  # a.py and b.py were not run again
     assert resumed.output("c.py").endswith("edited\n")
-    assert resumed.values == first.values and resumed.snippets[:2] == first.snippets[:2]
+    assert [s.values for s in resumed.snippets] == [s.values for s in first.snippets]
+    assert resumed.snippets[:2] == first.snippets[:2]
     # A fresh session from the first snippet prints, draws and binds the same bytes.
     # (Unconfined, so that it can count its start where a build's sandbox allows no write.)
     with monkeypatch.context() as m:

@@ -16,7 +16,8 @@ from bookrun.model.page import Step
 from bookrun.render.notebook import chapter_notebook
 from bookrun.parse.chapter import PageError
 from bookrun.store.records import Record, read_record, record_path
-from bookrun.render.page import render_page, render_step
+from bookrun.render.page import render_step
+from helpers.pages import render_book_page
 from bookrun.model.text import visible
 from bookrun.execute.session import ExecutionError
 from helpers.books import make_book
@@ -106,7 +107,7 @@ def test_a_hand_edited_output_is_refused_by_any_build(tmp_path, frozen):
 def test_a_hand_edited_value_or_figure_hash_is_refused_too(tmp_path):
     book, path = recorded_book(tmp_path)
     data = json.loads(path.read_text())
-    data["values"]["x"] = "6"
+    data["snippets"][0]["values"]["x"] = "6"
     path.write_text(json.dumps(data, indent=1))
     with pytest.raises(ExecutionError, match="edited by hand"):
         book.build()
@@ -116,7 +117,7 @@ def test_a_corrupt_record_says_corrupt_with_line_and_column(tmp_path):
     book, path = recorded_book(tmp_path)
     path.write_text(path.read_text().replace('"chapter": "demo",', '"chapter": "demo"'))
     with pytest.raises(ExecutionError, match=r"^snippets/demo/_record.json: corrupt: not JSON "
-                                             r"at line 3, column 2 \(Expecting ','"):
+                                             r"at line 4, column 2 \(Expecting ','"):
         book.build()
 
 
@@ -157,8 +158,8 @@ def test_a_binding_outside_the_grammar_is_refused_naming_page_and_line(tmp_path,
 def test_zero_padding_and_ordinary_specs_are_accepted(tmp_path):
     book = make_book(tmp_path, "# Demo\n@run demo/a.py\n\n{{ x | 05d }} {{ x | ,d }} "
                      "{{ x | .1% }} {{ x | *>4 }}\n", {"a.py": "x = 5\n"})
-    assert book.build()["demo"].values == {"x | 05d": "00005", "x | ,d": "5",
-                                           "x | .1%": "500.0%", "x | *>4": "***5"}
+    assert book.build()["demo"].snippet("a.py").values == {
+        "x | 05d": "00005", "x | ,d": "5", "x | .1%": "500.0%", "x | *>4": "***5"}
 
 
 def test_a_spec_format_rejects_fails_naming_page_and_line(tmp_path):
@@ -182,9 +183,8 @@ def test_nothing_inside_inline_code_is_evaluated_or_replaced(tmp_path):
             "``a `{{ x }}` b`` and {{ x }} here.\n")
     book = make_book(tmp_path, page, {"a.py": "x = 5\n"})
     rec = book.build()["demo"]
-    assert rec.values == {"x": "5"}
-    chapter = book.chapter("demo")
-    html = render_page(page, chapter, rec, lambda rel: "x = 5\n", "demo.md")
+    assert rec.snippet("a.py").values == {"x": "5"}
+    html = render_book_page(book, rec)
     assert "Write `{{ boom() }}` to bind; ``a `{{ x }}` b`` and 5 here." in html
 
 
@@ -201,8 +201,7 @@ def test_control_characters_are_written_out_on_the_page_and_in_the_notebook(tmp_
     assert rec.output("a.py") == "\x00\x07\x1b[31mred\x1b[0m\rdone\tok\n"  # the record is raw
     chapter = book.chapter("demo")
     code = (book.snippets_root / "demo" / "a.py").read_text()
-    page = render_page((tmp_path / "docs" / "demo.md").read_text(), chapter, rec,
-                       lambda rel: code, "demo.md")
+    page = render_book_page(book, rec)
     assert SHOWN in page and "It is ding\\\\x07." in page  # a value's `\` is escaped Markdown
     notebook = json.loads(chapter_notebook(chapter, rec, lambda rel: code, tmp_path, "Demo"))
     [text] = [o["text"] for c in notebook["cells"] for o in c.get("outputs", [])]

@@ -14,7 +14,7 @@ from bookrun.store.book import Book
 from bookrun.parse.controls import notebook_cell
 from bookrun.render.notebook import chapter_notebook
 from bookrun.parse.chapter import PageError
-from bookrun.render.page import render_page
+from helpers.pages import render_book_page
 from bookrun.execute.session import ExecutionError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -217,11 +217,8 @@ def test_the_default_frame_must_be_the_figure_shown(tmp_path):
 
 def test_page_shows_controls_and_loads_the_script_only_when_needed(tmp_path):
     book = make(tmp_path, page(CONTROLS))
-    [chapter] = book.chapters()
     rec = book.build()["demo"]
-    code = lambda rel: (book.snippets_root / rel).read_text()  # noqa: E731
-    md = render_page(chapter.page.read_text(), chapter, rec, code, "demo.md",
-                     chapter_number="1", script="assets/frames.js")
+    md = render_book_page(book, rec, chapter_number="1", script="assets/frames.js")
     assert '<div class="bookrun-frames" data-figure="figure-1-1" ' \
            'data-frames="wave-1.frames.json" hidden>' in md
     assert ('<label for="figure-1-1-freq">frequency</label><input type="range" '
@@ -232,10 +229,8 @@ def test_page_shows_controls_and_loads_the_script_only_when_needed(tmp_path):
     assert md.rstrip().endswith('<script defer src="assets/frames.js"></script>')
     plain = make(tmp_path / "plain", "# Demo\n@run demo/wave.py\nFigure: A wave.\n"
                  "Alt: A sine curve on fixed axes, one period from zero to one.\n")
-    [chapter] = plain.chapters()
-    md = render_page(chapter.page.read_text(), chapter, plain.build()["demo"],
-                     lambda rel: (plain.snippets_root / rel).read_text(), "demo.md",
-                     chapter_number="1", script="assets/frames.js")
+    md = render_book_page(plain, plain.build()["demo"], chapter_number="1",
+                          script="assets/frames.js")
     assert "frames.js" not in md and "bookrun-frames" not in md
 
 

@@ -20,6 +20,9 @@ plugins:
   - bookrun:
       timeout: 60
 markdown_extensions:
+  - bookrun.extension:
+      min_alt_words: 8
+      number_figures: true
   - attr_list
   - pymdownx.blocks.caption
   - pymdownx.highlight

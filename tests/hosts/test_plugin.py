@@ -1,4 +1,5 @@
 """The plugin inside a real `mkdocs build` of a tiny fixture site."""
+import json
 import os
 import re
 import socket
@@ -11,6 +12,7 @@ from pathlib import Path
 import bookrun
 
 from helpers.builds import FIXTURE_CONFIG as CONFIG, build_fixture as build
+
 
 PLOT = ("import matplotlib.pyplot as plt\n\nfig, ax = plt.subplots(figsize=(2, 2))\n"
         "_ = ax.plot([1, 2])\nplt.show()\nwhat = '<i>'\nprint('<b>shown as text</b>')\n")
@@ -66,6 +68,21 @@ def test_a_highlight_filter_pygments_lacks_fails_the_build_naming_the_config(tmp
     assert "mkdocs.yml: pymdownx.highlight's extend_pygments_lang gives 'python' the " \
            "Pygments filter 'nope', which is not installed" in proc.stderr, proc.stderr
     assert not (tmp_path / "site").exists()
+
+
+def test_a_value_bound_after_two_snippets_shows_each_place_its_own(tmp_path):
+    """`{{ x }}` after a.py shows a.py's x and after b.py shows b.py's: the record keeps
+    each binding's value under the snippet it follows (format 2)."""
+    page = ("# Demo\n\n@run demo/a.py\n\nFirst x is {{ x }}.\n\n@run demo/b.py\n\n"
+            "Then x is {{ x }}.\n")
+    proc = build(tmp_path, page, {"a.py": "x = 1\n", "b.py": "x = 2\n"})
+    assert proc.returncode == 0, proc.stderr
+    html = (tmp_path / "site" / "demo" / "index.html").read_text()
+    assert "First x is 1." in html and "Then x is 2." in html
+    assert html.index("First x is 1.") < html.index("Then x is 2.")
+    record = json.loads((tmp_path / "snippets" / "demo" / "_record.json").read_text())
+    assert record["format"] == 2 and "values" not in record
+    assert [s.get("values") for s in record["snippets"]] == [{"x": "1"}, {"x": "2"}]
 
 
 def test_figure_without_caption_and_alt_fails_the_build_naming_page_and_line(tmp_path):

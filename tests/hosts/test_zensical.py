@@ -56,8 +56,10 @@ def test_every_output_figure_and_bound_value_is_on_the_page(zensical_site, chapt
 
     prose = text_of(CODE.sub("", article))  # code may hold "{{" (an f-string) or "@run"
     prose += "\n" + "\n".join(html.unescape(alt) for alt in ALT.findall(article))  # a figure's text
-    for binding in chapter.bindings:
-        assert record.values[binding.body] in prose, f"{{{{ {binding.body} }}}} not shown"
+    for step in chapter.steps:  # each value as recorded after the snippet it follows
+        for binding in step.bindings:
+            assert record.snippet(step.snippet).values[binding.body] in prose, \
+                f"{{{{ {binding.body} }}}} not shown"
     assert "{{" not in prose, f"{path}: a raw {{{{ }}}} is left"
     assert not re.search(r"^\s*@run\b", prose, re.M), f"{path}: a raw @run line is left"
 
