@@ -8,7 +8,7 @@ from bookrun.store.key import WORKER, worker_digest
 
 # The syntax-tree digest of the worker package (bookrun/execute/worker/, less
 # protocol_version.py) for each protocol number. Recompute it with the command below.
-PINNED = {1: "7a6a3a3ef3b28899b6f8310eec75e2cb5da535fdc82d12b2b97a8dc3a0b0f036"}
+PINNED = {1: "acbcb3d2d6bb71728e262b93ad1653b136daacb2594a04c1c465b2becac2d130"}
 RECOMPUTE = 'python -c "from bookrun.store.key import worker_digest; print(worker_digest())"'
 
 

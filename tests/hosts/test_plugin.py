@@ -133,7 +133,7 @@ def test_the_extensions_snippets_dir_and_timeout_reach_mkdocs_build(tmp_path):
     """Given on `bookrun.extension` (not on the plugin), both options are the build's, as
     they are `python -m bookrun check`'s: the plugin's own defaults used to win."""
     config = CONFIG.replace("  - bookrun:\n      timeout: 60\n", "  - bookrun\n").replace(
-        "markdown_extensions:\n", "markdown_extensions:\n  - bookrun.extension:\n"
+        "  - bookrun.extension:\n", "  - bookrun.extension:\n"
         "      snippets_dir: code\n      timeout: 3\n")
     (tmp_path / "code" / "demo").mkdir(parents=True)
     (tmp_path / "code" / "demo" / "slow.py").write_text("import time\n\ntime.sleep(60)\n")
@@ -146,7 +146,7 @@ def test_the_extensions_snippets_dir_and_timeout_reach_mkdocs_build(tmp_path):
 
 
 def test_an_option_given_on_both_the_plugin_and_the_extension_is_refused(tmp_path):
-    config = CONFIG.replace("markdown_extensions:\n", "markdown_extensions:\n"
+    config = CONFIG.replace("  - bookrun.extension:\n",
                             "  - bookrun.extension:\n      timeout: 90\n")
     proc = build(tmp_path, "# Demo\n", {}, config=config)
     assert proc.returncode != 0
