@@ -127,8 +127,21 @@ def test_ppo_beats_baselines_on_cartpole():
     for other in ("REINFORCE", "actor-critic", "PPO, no brakes"):
         assert ppo["mean"] > t[other]["mean"]
         assert ppo["std"] < t[other]["std"]
-    # "on average ahead of the single-epoch methods"
     assert t["PPO, no brakes"]["mean"] > t["actor-critic"]["mean"] > t["REINFORCE"]["mean"]
+
+
+def test_learning_curve_alt_describes_the_run():
+    lead_early = int(rec.value("int((lengths.mean(2).argmax(1) == 3).sum())"))
+    before = int(rec.value("int(np.flatnonzero(lengths.mean(2).argmax(1) != 2)[-1]) + 1"))
+    ppo_from = int(rec.value("int(np.flatnonzero(lengths.mean(2).argmax(1) != 2)[-1]) + 2"))
+    assert ppo_from == before + 1 <= 25, \
+        "Alt of the learning curves: 'From round ... on PPO has the highest mean'"
+    assert 2 * lead_early >= before, \
+        "Alt of the learning curves: 'PPO without brakes rises earliest but unevenly'"
+    t = comparison()
+    assert t["REINFORCE"]["mean"] < t["actor-critic"]["mean"] < t["PPO"]["mean"], \
+        "Alt of the learning curves: 'actor-critic and REINFORCE climb more slowly, " \
+        "REINFORCE lowest'"
 
 
 def test_no_brakes_collapses():
