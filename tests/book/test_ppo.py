@@ -127,7 +127,8 @@ def test_ppo_beats_baselines_on_cartpole():
     for other in ("REINFORCE", "actor-critic", "PPO, no brakes"):
         assert ppo["mean"] > t[other]["mean"]
         assert ppo["std"] < t[other]["std"]
-    assert t["PPO, no brakes"]["mean"] > t["actor-critic"]["mean"] > t["REINFORCE"]["mean"]
+    assert t["PPO, no brakes"]["mean"] > t["actor-critic"]["mean"] > t["REINFORCE"]["mean"], \
+        "PPO prose: 'in this run ahead of the single-epoch methods on average'"
 
 
 def test_learning_curve_alt_describes_the_run():
