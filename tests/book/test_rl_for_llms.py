@@ -52,6 +52,13 @@ def test_reward_model_learns_correctness_and_length_bias():
     # "close to the ceiling": every pair with one correct answer (about half), and the
     # rest at best 3 times in 4, gives about 87%
     assert abs(agree - 87) < 2.5
+    rows = [numbers(ln.split(":", 1)[1]) for ln in
+            rec.output("bradley_terry_reward_model.py").splitlines() if ln.startswith("l2 =")]
+    ratios = [r[-1] for r in rows]                    # l2 = 0.01, 0.001, 0.0001
+    assert ratios == sorted(ratios) and ratios[-1] > 1.4 * ratios[0], \
+        "prose: 'the ratio of the weights moving from ... as `l2` shrinks'"
+    lengths = [r[-2] for r in rows]
+    assert max(lengths) < 1.5 * min(lengths), "prose: 'the length weight hardly moves'"
 
 
 # ---- closed-form optimum (exact) ------------------------------------------------
