@@ -199,3 +199,37 @@ def test_clipped_reuse_reaches_band_edge_early():
     assert int(first) <= 10
     assert rec.value("(actions == 2).sum()") == "6"
     assert "arm C: pulled  6, won 6" in rec.output("reuse_one_batch.py")
+
+
+def step_sizes():
+    """{variant: (actor grad before clip, after clip, actor step, mean score, seeds)}."""
+    rows = {}
+    for r in rec.output("step_sizes.py").splitlines()[1:]:
+        name, rest = r[:23].strip(), numbers(r[23:])
+        rows[name] = dict(grad=rest[0], fed=rest[1], step=rest[2], score=rest[3],
+                          seeds=rest[4:8])
+    return rows
+
+
+def test_adam_step_hardly_depends_on_gradient_scale():
+    k = step_sizes()
+    assert len(k) == 5
+    ppo, joint, raw = k["PPO (as raced)"], k["PPO, one global clip"], k["PPO, raw advantages"]
+    # one global clip: Adam gets a far smaller actor gradient, the step hardly shrinks
+    assert ppo["fed"] > 20 * joint["fed"], \
+        "PPO 'three more details': 'Adam received actor gradients ... times smaller'"
+    assert 1 <= ppo["step"] / joint["step"] < 1.5, \
+        "PPO 'three more details': 'It does not cut the actor's *step* by anything like that'"
+    spread = max(max(v["seeds"]) - min(v["seeds"]) for v in (ppo, joint))
+    assert abs(ppo["score"] - joint["score"]) < spread, \
+        "PPO 'three more details': 'differ by less than the seeds of one variant do'"
+    # raw advantages: a larger gradient, about the same step, and no loss for PPO
+    assert raw["grad"] > 3 * ppo["grad"], \
+        "PPO 'three more details': 'without normalisation the PPO actor's gradient was'"
+    assert 0.67 < raw["step"] / ppo["step"] < 1.5, \
+        "PPO 'three more details': 'yet its median step was'"
+    assert raw["score"] > ppo["score"] - max(ppo["seeds"]) + min(ppo["seeds"]), \
+        "PPO 'three more details': 'PPO ... did not need it in this run'"
+    # REINFORCE: the mean subtraction is its only baseline
+    assert k["REINFORCE, raw returns"]["score"] < k["REINFORCE (as raced)"]["score"], \
+        "PPO 'three more details': 'on raw returns REINFORCE scored'"
