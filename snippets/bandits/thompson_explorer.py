@@ -13,6 +13,17 @@ for t in range(run_len):
 rate_grid = np.linspace(0.001, 0.25, 250)
 
 
+def chance_best(signups, shown, grid=20_000):
+    """The chance that each page has the highest rate under its Beta belief: the share
+    Thompson sampling gives it, by integration on a fine grid rather than by draws."""
+    x = (np.arange(grid) + 0.5) / grid
+    dens = np.array([beta_pdf(x, 1 + k, 1 + m - k) for k, m in zip(signups, shown)])
+    dens /= grid
+    below = np.cumsum(dens, axis=1) - dens / 2          # P(rate < x), per page
+    return np.array([(dens[i] * np.prod(np.delete(below, i, 0), 0)).sum()
+                     for i in range(len(shown))])
+
+
 def thompson_frame(visitors=400):
     shown, signed = counts[visitors]
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(9, 3.6))
@@ -31,7 +42,7 @@ def thompson_frame(visitors=400):
                 ylabel="visitors shown each page", title="where visitors went")
     _ = ax2.legend(loc="upper left")
     fig.subplots_adjust(left=0.08, right=0.98, bottom=0.16, top=0.9, wspace=0.28)
-    chance = chance_shown(signed, shown, draws=20_000)
+    chance = chance_best(signed, shown)
     tally = ", ".join(f"{p} {k:.0f}/{m:.0f}" for p, k, m in zip("ABC", signed, shown))
     odds = ", ".join(f"{p} {q:.3f}" for p, q in zip("ABC", chance))
     print(f"after {visitors} visitors: {tally}; next visitor sees {odds}")

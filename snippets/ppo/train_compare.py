@@ -8,7 +8,7 @@ VARIANTS = {   # name: (critic, epochs, clip eps, kl_stop, norm_adv)
 }
 
 
-def train(variants, seeds=4, iters=30, envs=6, lr=3e-3, seed=0):
+def train(variants, seeds=4, iters=30, envs=6, lr=3e-3, seed=0, optimiser=Adam):
     """Train seeds x variants agents side by side; returns (iters, variants, seeds)."""
     rows = [v for v in variants.values() for _ in range(seeds)]
     cfg = dict(zip(("critic", "epochs", "clip", "kl_stop", "norm_adv"),
@@ -16,7 +16,7 @@ def train(variants, seeds=4, iters=30, envs=6, lr=3e-3, seed=0):
     cfg["critic"], cfg["norm_adv"] = np.array(cfg["critic"]), cfg["norm_adv"]
     rng = np.random.default_rng(seed)
     agents = Agents(len(rows), seed)
-    opt = Adam(agents, lr)
+    opt = optimiser(agents, lr)
     env = CartPoles((len(rows), envs), rng)
     log = {k: [] for k in ("adv_std", "on", "kl", "clipfrac", "frozen", "gnorm",
                            "entropy")}

@@ -29,4 +29,10 @@ w_rm = fit_bradley_terry(x_win - x_lose)
 agree = np.mean((x_win - x_lose) @ w_rm > 0)
 print(f"learned weights: correct {w_rm[0]:+.3f}, per 100 tokens {w_rm[1]:+.3f}")
 print(f"agrees with the raters on {agree:.1%} of {n} pairs")
-print(f"one correct answer is worth {w_rm[0] / w_rm[1]:.1f} hundred tokens of padding")
+# no rater prefers a wrong answer to a right one, so the loss keeps falling as the
+# correctness weight grows: its size is set by the penalty l2, not by the raters
+exchange = {l2: fit_bradley_terry(x_win - x_lose, l2=l2) for l2 in (1e-2, 1e-4)}
+exchange[1e-3] = w_rm
+for l2, w in sorted(exchange.items(), reverse=True):
+    print(f"l2 = {l2:g}: correct {w[0]:+.3f}, per 100 tokens {w[1]:+.3f}, "
+          f"ratio {w[0] / w[1]:.1f}")

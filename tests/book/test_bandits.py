@@ -237,6 +237,19 @@ def test_thompson_figure_one_run_frame_by_frame():
     assert sum(last) == 2000 and last[2] > 0.7 * 2000
     chance = [float(m.group(i)) for i in (7, 8, 9)]
     for got, exact in zip(chance, prob_best(signed, shown)):
-        assert abs(got - exact) < 0.015   # 20,000 draws: standard error < 0.004
-    assert float(rec.value("chance_shown(counts[-1][1], counts[-1][0], "
-                           "draws=20_000)[2] | .3f")) > 0.9
+        assert abs(got - exact) < 0.0006  # integrated, not drawn: exact to 3 decimals
+    assert float(rec.value("chance_best(counts[-1][1], counts[-1][0])[2] | .3f")) > 0.9
+
+
+def test_thompson_figure_alt_describes_the_run():
+    cold = float(rec.value("counts[np.argmax(counts[:, 0, 2] >= 40)][1][2] | .0f"))
+    assert cold <= 2, "Alt of the Thompson explorer: 'In this run page C started cold'"
+    b_rate = float(rec.value("counts[400][1][1] / counts[400][0][1] | .3f"))
+    assert 0.05 <= b_rate <= 0.075, \
+        "Alt of the Thompson explorer: 'B, whose measured rate stayed near its true 0.07'"
+    led = int(rec.value("counts[400][0][1] | .0f")), int(rec.value("counts[400][0][2] | .0f"))
+    assert led[0] > led[1], "Alt of the Thompson explorer: B 'led' after 400 visitors"
+    after = float(rec.value("(counts[-1][0][2] - counts[400][0][2]) / 1600 | .0%").rstrip("%"))
+    last = float(rec.value("(counts[-1][0][2] - counts[1000][0][2]) / 1000 | .0%").rstrip("%"))
+    assert 75 < after <= last, \
+        "Alt of the Thompson explorer: 'Then C's belief moved past B's, and C took'"

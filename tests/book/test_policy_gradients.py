@@ -42,6 +42,9 @@ def test_reinforce_finds_arm_c_in_500_pulls():
     start = float(rec.value("(pis[0] @ win).mean() | .3f"))
     end = float(rec.value("(pis[-1] @ win).mean() | .3f"))
     assert start == 0.5 and 0.75 < end <= 0.8  # close to, never above, always-C
+    b100 = float(rec.value("pis[100, :, 1].mean() | .2f"))
+    a100 = float(rec.value("pis[100, :, 0].mean() | .2f"))
+    assert a100 < b100 < 1 / 3, "Alt of the 500-pull figure: 'B falls slowly and A fastest'"
 
 
 def test_baseline_variance_exact():

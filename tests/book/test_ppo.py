@@ -127,8 +127,22 @@ def test_ppo_beats_baselines_on_cartpole():
     for other in ("REINFORCE", "actor-critic", "PPO, no brakes"):
         assert ppo["mean"] > t[other]["mean"]
         assert ppo["std"] < t[other]["std"]
-    # "on average ahead of the single-epoch methods"
-    assert t["PPO, no brakes"]["mean"] > t["actor-critic"]["mean"] > t["REINFORCE"]["mean"]
+    assert t["PPO, no brakes"]["mean"] > t["actor-critic"]["mean"] > t["REINFORCE"]["mean"], \
+        "PPO prose: 'in this run ahead of the single-epoch methods on average'"
+
+
+def test_learning_curve_alt_describes_the_run():
+    lead_early = int(rec.value("int((lengths.mean(2).argmax(1) == 3).sum())"))
+    before = int(rec.value("int(np.flatnonzero(lengths.mean(2).argmax(1) != 2)[-1]) + 1"))
+    ppo_from = int(rec.value("int(np.flatnonzero(lengths.mean(2).argmax(1) != 2)[-1]) + 2"))
+    assert ppo_from == before + 1 <= 25, \
+        "Alt of the learning curves: 'From round ... on PPO has the highest mean'"
+    assert 2 * lead_early >= before, \
+        "Alt of the learning curves: 'PPO without brakes rises earliest but unevenly'"
+    t = comparison()
+    assert t["REINFORCE"]["mean"] < t["actor-critic"]["mean"] < t["PPO"]["mean"], \
+        "Alt of the learning curves: 'actor-critic and REINFORCE climb more slowly, " \
+        "REINFORCE lowest'"
 
 
 def test_no_brakes_collapses():
@@ -185,3 +199,37 @@ def test_clipped_reuse_reaches_band_edge_early():
     assert int(first) <= 10
     assert rec.value("(actions == 2).sum()") == "6"
     assert "arm C: pulled  6, won 6" in rec.output("reuse_one_batch.py")
+
+
+def step_sizes():
+    """{variant: (actor grad before clip, after clip, actor step, mean score, seeds)}."""
+    rows = {}
+    for r in rec.output("step_sizes.py").splitlines()[1:]:
+        name, rest = r[:23].strip(), numbers(r[23:])
+        rows[name] = dict(grad=rest[0], fed=rest[1], step=rest[2], score=rest[3],
+                          seeds=rest[4:8])
+    return rows
+
+
+def test_adam_step_hardly_depends_on_gradient_scale():
+    k = step_sizes()
+    assert len(k) == 5
+    ppo, joint, raw = k["PPO (as raced)"], k["PPO, one global clip"], k["PPO, raw advantages"]
+    # one global clip: Adam gets a far smaller actor gradient, the step hardly shrinks
+    assert ppo["fed"] > 20 * joint["fed"], \
+        "PPO 'three more details': 'Adam received actor gradients ... times smaller'"
+    assert 1 <= ppo["step"] / joint["step"] < 1.5, \
+        "PPO 'three more details': 'It does not cut the actor's *step* by anything like that'"
+    spread = max(max(v["seeds"]) - min(v["seeds"]) for v in (ppo, joint))
+    assert abs(ppo["score"] - joint["score"]) < spread, \
+        "PPO 'three more details': 'differ by less than the seeds of one variant do'"
+    # raw advantages: a larger gradient, about the same step, and no loss for PPO
+    assert raw["grad"] > 3 * ppo["grad"], \
+        "PPO 'three more details': 'without normalisation the PPO actor's gradient was'"
+    assert 0.67 < raw["step"] / ppo["step"] < 1.5, \
+        "PPO 'three more details': 'yet its median step was'"
+    assert raw["score"] > ppo["score"] - max(ppo["seeds"]) + min(ppo["seeds"]), \
+        "PPO 'three more details': 'PPO ... did not need it in this run'"
+    # REINFORCE: the mean subtraction is its only baseline
+    assert k["REINFORCE, raw returns"]["score"] < k["REINFORCE (as raced)"]["score"], \
+        "PPO 'three more details': 'on raw returns REINFORCE scored'"

@@ -52,6 +52,13 @@ def test_reward_model_learns_correctness_and_length_bias():
     # "close to the ceiling": every pair with one correct answer (about half), and the
     # rest at best 3 times in 4, gives about 87%
     assert abs(agree - 87) < 2.5
+    rows = [numbers(ln.split(":", 1)[1]) for ln in
+            rec.output("bradley_terry_reward_model.py").splitlines() if ln.startswith("l2 =")]
+    ratios = [r[-1] for r in rows]                    # l2 = 0.01, 0.001, 0.0001
+    assert ratios == sorted(ratios) and ratios[-1] > 1.4 * ratios[0], \
+        "prose: 'the ratio of the weights moving from ... as `l2` shrinks'"
+    lengths = [r[-2] for r in rows]
+    assert max(lengths) < 1.5 * min(lengths), "prose: 'the length weight hardly moves'"
 
 
 # ---- closed-form optimum (exact) ------------------------------------------------
@@ -74,7 +81,8 @@ def test_goodhart_sweep_proxy_climbs_true_peaks_then_collapses():
     assert all(a < b for a, b in zip(rm, rm[1:]))          # proxy rises as beta falls
     peak = true.index(max(true))
     assert 0 < peak < len(true) - 1                          # interior peak
-    assert true[-1] < true[0] and true[-1] < max(true) - 1   # and a collapse
+    assert true[-1] < true[0] and true[-1] < max(true) - 1, \
+        "Goodhart figure's Alt: 'Following the proxy further makes the real outcome worse'"
     assert rec.value("max(sweep, key=lambda b: sweep[b][1])") == "3"
 
 
@@ -100,6 +108,11 @@ def test_kl_leash_figure_default_frame_and_both_ends():
     assert leash_optimum(0.01)[0][4] == 0
     assert rec.value("kl_stats(10)[2] | .3f") == f"{leash_optimum(10)[2]:.3f}"
     assert float(rec.value("kl_stats(10)[2] | .3f")) < 0.01   # tight: nearly pi_ref
+    ends = [leash_optimum(b) for b in (10, 2, 0.2, 0.01)]
+    for i in (1, 2):                                           # E[r], then the KL
+        share = (ends[2][i] - ends[1][i]) / (ends[3][i] - ends[0][i])
+        assert share > 0.85, \
+            "leash explorer's Alt: 'almost all of the change happens between beta 2 and 0.2'"
 
 
 # ---- per-token KL (exact) -------------------------------------------------------
