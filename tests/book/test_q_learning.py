@@ -287,15 +287,15 @@ def test_double_q_avoids_the_maximisation_bias():
     tail_q = value('left_share["Q-learning"][:, -100:].mean() | .3f')
     tail_dq = value('left_share["double Q-learning"][:, -100:].mean() | .3f')
     assert 0.04 < tail_dq < 0.09 and tail_q > 1.5 * tail_dq
-    # "above the 0 that 'right' is worth", and double Q's estimate is not
+    # "above the 0 that 'right' is worth"; double Q's is "about level with 'right'"
     assert value('q_left_mean["Q-learning"][49] | +.3f') > 0.05
-    assert value('q_left_mean["double Q-learning"][49] | +.3f') < 0.02
+    assert abs(value('q_left_mean["double Q-learning"][49] | +.3f')) < 0.02
 
 
 def test_double_q_figure_claims():
     # Alt: "both starting at one half" (tied tables choose at random), Q-learning
     # "climbs to" its peak, double Q-learning "never rises above" its own, which
-    # lies in the first episodes; "the spread between groups, a few thousandths"
+    # lies in the first episodes; "the spread between groups, a hundredth or less"
     assert value('peak["Q-learning"][0] | .3f') > 0.9
     assert value('peak["double Q-learning"][0] | .3f') < 0.55
     for method in ("Q-learning", "double Q-learning"):
@@ -305,4 +305,4 @@ def test_double_q_figure_claims():
     assert numbers(peak_dq.split("(episode", 1)[1])[0] <= 10
     spreads = [numbers(line("double_q.py", m + " "))[1::2]
                for m in ("Q-learning", "double Q-learning")]
-    assert all(len(s) == 4 and max(s) < 0.02 for s in spreads)
+    assert all(len(s) == 4 and max(s) <= 0.01 for s in spreads)
