@@ -253,3 +253,25 @@ def test_thompson_figure_alt_describes_the_run():
     last = float(rec.value("(counts[-1][0][2] - counts[1000][0][2]) / 1000 | .0%").rstrip("%"))
     assert 75 < after <= last, \
         "Alt of the Thompson explorer: 'Then C's belief moved past B's, and C took'"
+
+
+def test_thompson_stopping_rule_and_report():
+    out = rec.output("thompson_stopping.py")
+    rows = [ln.split() for ln in out.splitlines()[1:8]]
+    assert [int(r[0]) for r in rows] == [100, 200, 400, 800, 1200, 1600, 2000]
+    p_best = [[float(x) for x in r[1:4]] for r in rows]
+    assert all(abs(sum(p) - 1) < 0.002 for p in p_best)  # printed to 3 decimals
+    kept = [r[4] for r in rows]
+    loss = [float(r[5]) for r in rows]
+    # "After 200 visitors the favourite is page B"; "C at every checkpoint but one"
+    assert kept[1] == "B" and kept.count("C") == len(kept) - 1
+    # "By visitor ... the expected loss of keeping C has fallen to ...": the first
+    # checkpoint under the limit of 1 per 1,000, and the loss is far lower than early
+    stop_at = int(rec.value("stop_at"))
+    first_under = next(int(r[0]) for r, x in zip(rows, loss) if x < 1)
+    assert stop_at == first_under and kept[[int(r[0]) for r in rows].index(stop_at)] == "C"
+    assert loss[1] > 5 * loss[-1]
+    # the report: the ruled-out pages' intervals are wide, C's is the narrowest
+    widths = [numbers(ln.split("[")[1])[1] - numbers(ln.split("[")[1])[0]
+              for ln in out.splitlines() if ln.strip().startswith("page ")]
+    assert len(widths) == 3 and widths[2] < min(widths[:2])

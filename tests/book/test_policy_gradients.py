@@ -158,3 +158,45 @@ def test_exercise_optimal_baseline():
 def test_exercise_lambda_return_agrees():
     lines = rec.output("exercise_lambda_return.py").splitlines()
     assert numbers(lines[0].split(":")[1]) == numbers(lines[1].split(":")[1])
+
+
+# --- continuous actions: a Gaussian policy ------------------------------------------
+
+def _after(snippet, start):
+    """Numbers on the first line of `snippet`'s output that starts with `start`,
+    after that prefix."""
+    for ln in rec.output(snippet).splitlines():
+        if ln.startswith(start):
+            return numbers(ln[len(start):])
+    raise AssertionError(f"{snippet}: no line starts with {start!r}")
+
+
+def test_gaussian_score_matches_finite_differences():
+    formula = _after("gaussian_score.py", "score by formula:")
+    numeric = _after("gaussian_score.py", "score by differences:")
+    assert len(formula) == 2 and formula == pytest.approx(numeric, abs=1e-5)
+    # log N(mu | mu, 0.1^2) = -log 0.1 - log(2 pi) / 2 = +1.384 (exact): above zero
+    assert "log pi(a) at a = mu, sigma = 0.1: +1.384" in rec.output("gaussian_score.py")
+
+
+def test_gaussian_gradient_exact_and_sampled():
+    assert "J = -5 exactly" in rec.output("gaussian_task.py")   # -(0 - 2)^2 - 1
+    assert _after("gaussian_task.py", "exact gradient (mu, log sigma):") == [4, -2]
+    est = _after("gaussian_bandit.py", "REINFORCE estimate from 100,000 draws:")
+    mc, err = est[:2], est[2:]
+    # "lies within two standard errors of the exact gradient in both coordinates"
+    assert abs(mc[0] - 4) < 2 * err[0] and abs(mc[1] + 2) < 2 * err[1]
+
+
+def test_gaussian_reinforce_learns_the_optimum():
+    mean_mu = float(rec.value("mu_final.mean() | .3f"))
+    assert abs(mean_mu - 2) < 0.05                  # "against the exact optimum 2"
+    sigma = float(rec.value("np.median(sigma_final) | .3f"))
+    assert sigma < 0.2                              # "has shrunk from 1 to ..."
+    # "the spread of the means between learners is ... at step 51 and grows ..."
+    early = float(rec.value("trace_g[50, 0].std() | .3f"))
+    late = float(rec.value("mu_final.std() | .3f"))
+    assert late > 1.5 * early
+    # "The last line says why": the noise floor of the mu-estimate grows as 1 / sigma
+    floor = _after("gaussian_reinforce.py", "noise floor of one draw's mu-estimate:")
+    assert floor[0] == 0.5 and floor[2] > 4 * floor[0]

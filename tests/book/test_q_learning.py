@@ -257,3 +257,52 @@ def test_sweep_figure_news_travels_one_move_per_sweep():
     assert rec.value("int(np.argmax(optimal_arrows == DECIDE.sum()))") == "10"
     assert float(rec.value("sweep_errors[np.argmax(optimal_arrows == DECIDE.sum())]"
                            " | .3f")) > 0.01
+
+
+# --- the maximisation bias and double Q-learning -----------------------------------
+
+def test_max_of_unbiased_estimates_is_biased_upwards():
+    out = rec.output("max_bias.py")
+    # E[max of 10 standard normals] = 1.5388, so -0.1 + 1.5388 (exact)
+    assert "E[max of 10 one-draw estimates] = +1.4388 exact" in out
+    sampled = numbers(line("max_bias.py", "E[max").split("exact,", 1)[1])[0]
+    assert abs(sampled - 1.4388) < 0.02
+    rated = numbers(line("max_bias.py", "chosen by one set"))[-1]
+    assert abs(rated + 0.1) < 0.02                  # an independent rating is unbiased
+
+
+def _left_shares(method):
+    """The four block means of one method's row of double_q.py's table."""
+    return numbers(line("double_q.py", method + " "))[0::2]  # the spreads sit between
+
+
+def test_double_q_avoids_the_maximisation_bias():
+    q, dq = _left_shares("Q-learning"), _left_shares("double Q-learning")
+    assert len(q) == len(dq) == 4
+    # "went left ... of the time ... against the optimal 5%": Q-learning, episodes
+    # 11-50, far above 5 %; double Q-learning below it in every block
+    assert q[1] > 0.8
+    assert all(d < x for d, x in zip(dq, q))
+    # "Double Q-learning's last 100 episodes are at ..., close to the optimum"
+    tail_q = value('left_share["Q-learning"][:, -100:].mean() | .3f')
+    tail_dq = value('left_share["double Q-learning"][:, -100:].mean() | .3f')
+    assert 0.04 < tail_dq < 0.09 and tail_q > 1.5 * tail_dq
+    # "above the 0 that 'right' is worth"; double Q's is "about level with 'right'"
+    assert value('q_left_mean["Q-learning"][49] | +.3f') > 0.05
+    assert abs(value('q_left_mean["double Q-learning"][49] | +.3f')) < 0.02
+
+
+def test_double_q_figure_claims():
+    # Alt: "both starting at one half" (tied tables choose at random), Q-learning
+    # "climbs to" its peak, double Q-learning "never rises above" its own, which
+    # lies in the first episodes; "the spread between groups, a hundredth or less"
+    assert value('peak["Q-learning"][0] | .3f') > 0.9
+    assert value('peak["double Q-learning"][0] | .3f') < 0.55
+    for method in ("Q-learning", "double Q-learning"):
+        first = numbers(line("double_q_figure.py", method + ": episode 1").split(",")[0])
+        assert abs(first[-1] - 0.5) < 0.03
+    peak_dq = line("double_q_figure.py", "double Q-learning: episode 1")
+    assert numbers(peak_dq.split("(episode", 1)[1])[0] <= 10
+    spreads = [numbers(line("double_q.py", m + " "))[1::2]
+               for m in ("Q-learning", "double Q-learning")]
+    assert all(len(s) == 4 and max(s) <= 0.01 for s in spreads)

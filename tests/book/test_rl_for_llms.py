@@ -148,6 +148,21 @@ def e_true(snippet, prefix):
                            line(snippet, prefix)).group(1))
 
 
+def test_per_token_advantages_worked_example_exact():
+    out = rec.output("token_advantages.py")
+    rows = [numbers(ln.split("'")[-1]) for ln in out.splitlines()[1:6]]
+    assert len(rows) == 5
+    # columns: log ratio, KL charge, r_t, to go, V(s_t), delta_t, A_t
+    assert rows[3][:3] == [0.9163, -0.0458, -0.0458]    # log(0.5 / 0.2), beta 0.05
+    assert rows[4][2] == 0.9973                          # 1.0 - 0.05 * log(0.95 / 0.9)
+    assert [r[3] for r in rows] == [0.9284, 0.9312, 0.9515, 0.9515, 0.9973]
+    assert [r[6] for r in rows] == [0.3284, 0.3112, 0.2515, 0.2015, 0.0973]
+    # "The first token's advantage ... is the largest"
+    assert max(r[6] for r in rows) == rows[0][6]
+    # GAE's recursion and reward-to-go minus V agree on every token
+    assert "A_t = (rewards from t to the end) - V(s_t) on every token: True" in out
+
+
 def test_sft_improves_on_base():
     assert e_true("ticket_base_and_sft.py", "SFT") > e_true("ticket_base_and_sft.py", "base") + 0.5
 

@@ -192,3 +192,17 @@ def test_intervals_widest_next_to_goal_and_pit():
     assert len(widths) == 9
     widest = sorted(widths, key=widths.get)[-2:]
     assert set(widest) == {"(0, 2)", "(1, 2)"}
+
+
+def test_observation_versus_state_on_cart_pole():
+    out = rec.output("observation_vs_state.py")
+    # "The four numbers of the observation are the physics"
+    assert "the physics inside holds the same four numbers: True" in out
+    # "the observation does not say how many have passed"
+    assert "step 100 of the 500-step time limit" in out
+    assert rec.value("env.spec.max_episode_steps") == "500"
+    # "the same position and angle ... after the same push they are ... apart"
+    seen = [ln.split("seen (position, angle)")[1].split(";")[0]
+            for ln in out.splitlines() if "seen (position, angle)" in ln]
+    assert len(seen) == 2 and seen[0] == seen[1]
+    assert float(rec.value("after_push[0.5][0] - after_push[-0.5][0] | .3f")) > 0.01
