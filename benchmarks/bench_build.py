@@ -71,7 +71,7 @@ def main():
         if ZENSICAL.exists():
             # The first writes every figure and notebook into docs/, the next nothing.
             prepare = [timed([sys.executable, "-c", "import sys; from pathlib import Path; "
-                              "from bookrun.__main__ import main; "
+                              "from bookrun.hosts.cli import main; "
                               "sys.exit(main(['prepare'], root=Path.cwd()))"], copy, os.environ)
                        for _ in range(2)]
             zensical = median([zensical_build(copy) for _ in range(args.repeat)])

@@ -23,8 +23,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
-import lighthouse_run  # noqa: E402
-from site_server import serve, stop  # noqa: E402
+from helpers import lighthouse_run  # noqa: E402
+from helpers.site_server import serve, stop  # noqa: E402
 
 CHAPTERS = ["setup", "return-and-discount", "bandits", "q-learning", "policy-gradients", "ppo",
             "rl-for-language-models"]

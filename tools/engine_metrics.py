@@ -18,6 +18,16 @@ LONG = 40
 
 def counts(root: Path = PACKAGE):
     lookups, long_functions, errors = [], [], []
+    # Exception classes: derived from a builtin exception or from one of these (found
+    # in a first pass, so that a subclass of a subclass counts too).
+    known_errors = set()
+    for _ in range(3):
+        for path in sorted(root.rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.ClassDef) and {getattr(b, "id", getattr(b, "attr", ""))
+                        for b in node.bases} & ({"Exception", "ValueError", "RuntimeError",
+                                                 "KeyboardInterrupt"} | known_errors):
+                    known_errors.add(node.name)
     for path in sorted(root.rglob("*.py")):
         rel = path.relative_to(root.parent)
         tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -36,8 +46,8 @@ def counts(root: Path = PACKAGE):
                     long_functions.append(f"{rel}:{node.lineno} {node.name} ({length} lines)")
             elif isinstance(node, ast.ClassDef):
                 bases = {getattr(b, "id", getattr(b, "attr", "")) for b in node.bases}
-                if bases & {"Exception", "ValueError", "RuntimeError", "BookrunError"} or \
-                        node.name.endswith("Error"):
+                if bases & ({"Exception", "ValueError", "RuntimeError", "KeyboardInterrupt"}
+                            | {n for n in known_errors}):
                     errors.append(f"{rel}:{node.lineno} {node.name}({', '.join(sorted(bases))})")
     return lookups, long_functions, errors
 

@@ -3,7 +3,7 @@
 CPython 3.11 keeps the counter that guards building a syntax tree in state shared by all
 threads. Two threads parsing at once (a book keys its chapters in a thread pool) can
 then fail with "SystemError: AST constructor recursion depth mismatch"; seen on CI, and
-reproduced by tests/test_syntax.py with the lock taken away. Every parse in the engine's own process goes
+reproduced by tests/engine/test_syntax.py with the lock taken away. Every parse in the engine's own process goes
 through here; the worker parses snippets in a process of its own.
 """
 from __future__ import annotations

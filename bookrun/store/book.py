@@ -292,7 +292,7 @@ def compare(chapter: Chapter, expected: Record | None, got: Record, where: str,
     bound = {s.snippet for s in chapter.steps if s.platform_bound}
     if not same_platform:
         judged = (f"{len(bound)} platform-bound snippet(s) judged by their findings "
-                  f"(tests/test_{chapter.name}.py): {', '.join(sorted(bound))}" if bound
+                  f"(the chapter's own tests): {', '.join(sorted(bound))}" if bound
                   else "every output compared exactly")
         notes.append(f"{where}: recorded on {expected.platform}, running on "
                      f"{got.platform}: {judged}")

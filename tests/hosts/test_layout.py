@@ -148,7 +148,7 @@ def test_the_scheduler_keeps_costly_modules_whole_and_names_real_modules():
     assert scope(None, "tests/site/test_pdf.py::test_us_letter") == "test_pdf"
     engine = "tests/execute/test_executor.py::test_two_fresh_executions_are_byte_identical"
     assert scope(None, engine) == engine
-    assert scheduling.first_rank("test_accessibility") == 0
+    assert scheduling.first_rank("test_small_book") == 0
     assert scheduling.first_rank("test_docs") == len(scheduling.FIRST)
 
 
