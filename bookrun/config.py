@@ -78,15 +78,14 @@ class BookConfig:
     number_figures: bool = _option("Number each chapter's figures (3.1, 3.2, ...) from its nav "
                                    "title or its `chapter:` front matter, and fail on prose that "
                                    "names a figure the chapter lacks.", default=False)
-    sandbox: str = _option("`off` runs snippets unconfined, on purpose (every run says so); "
-                           "otherwise they run in bubblewrap, and where it cannot start "
-                           "nothing runs. `BOOKRUN_SANDBOX` overrides it.",
+    sandbox: str = _option("`off`: snippets run unconfined (each run says so); else in "
+                           "bubblewrap, or not at all. `BOOKRUN_SANDBOX` overrides it.",
                            env="BOOKRUN_SANDBOX", default="on")
-    disk_mb: int = _option("Megabytes of each private tmpfs of a session (/tmp, /var/tmp, "
-                           "/dev/shm, home) and the largest file it may write.", default=512)
-    pass_env: tuple[str, ...] = _option("Environment variables a session may see besides PATH, "
-                                        "the locale (LANG, LC_*), TZ and BOOKRUN_*: every "
-                                        "other one is withheld from snippets.", default=())
+    disk_mb: int = _option("Megabytes of a session's private /tmp, /var/tmp, /dev/shm and "
+                           "home, each, and of any file it writes.", default=512)
+    pass_env: tuple[str, ...] = _option("Variables a session sees besides PATH, LANG, LC_*, TZ "
+                                        "and BOOKRUN_*; no other reaches a snippet.",
+                                        default=())
 
     @classmethod
     def from_options(cls, options: dict, where: str = EXTENSION) -> "BookConfig":
