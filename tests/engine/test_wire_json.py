@@ -66,6 +66,7 @@ def test_a_record_missing_a_field_of_a_snippet_names_it():
 
 
 def test_run_options_type_every_word_of_a_run_line():
-    assert {f.replace("_", "-") for f in RunOptions.__dataclass_fields__} == FLAGS | set(LIMITS)
+    words = {f.replace("_", "-") for f in RunOptions.__dataclass_fields__}
+    assert words == FLAGS | set(LIMITS)
     given = RunOptions.of({"max-output": 400, "platform-bound": True})
     assert (given.max_output, given.platform_bound, given.max_figures) == (400, True, None)

@@ -129,7 +129,8 @@ def every_frame(spec: FigureSpec, function, default: list[int], figure: str,
         changed = changed_groups(spec, values, base, frame)
         frames.append((text, {k: pool.setdefault(x, len(pool)) for k, x in sorted(changed.items())}))
     return FramesData(figure, spec.function,
-                      tuple(ShownControl(c.name, tuple(c.shown)) for c in spec.controls), tuple(default),
+                      tuple(ShownControl(c.name, tuple(c.shown)) for c in spec.controls),
+                      tuple(default),
                       dict(sorted(extra_defs.items())), tuple(pool), tuple(frames))
 
 
