@@ -24,10 +24,22 @@ EXTENSION = "bookrun.extension"
 PLUGIN = "bookrun"  # the MkDocs plugin's name (pyproject.toml's entry point)
 
 
+@dataclass(frozen=True)
+class OptionInfo:
+    """What a field of BookConfig says of itself: its doc (the guide's table, the JSON
+    schema, MkDocs' help) and, for a few, the environment variable that overrides it."""
+
+    doc: str
+    env: str | None = None
+
+
 def _option(doc: str, *, env: str | None = None, **kw):
-    """A field of BookConfig: its doc (the guide's table, the JSON schema, MkDocs' help)
-    and, for a few, the environment variable that overrides it."""
-    return field(metadata={"doc": doc, "env": env}, **kw)
+    return field(metadata={OptionInfo: OptionInfo(doc, env)}, **kw)
+
+
+def info(f) -> OptionInfo:
+    """A BookConfig field's doc and environment variable."""
+    return f.metadata[OptionInfo]
 
 
 @dataclass(frozen=True)
@@ -112,7 +124,7 @@ class BookConfig:
                 given[key] = (where, value)
         env = os.environ if env is None else env
         for f in known.values():
-            name = f.metadata["env"]
+            name = info(f).env
             text = (env.get(name) or "").strip() if name else ""
             if text:
                 given[f.name] = (name, _from_env(name, text, f.default))
@@ -125,7 +137,7 @@ class BookConfig:
         for f in dataclasses.fields(self):
             default = getattr(BookConfig(), f.name)
             shown = "" if default in ((), {}, "") else f"`{_yaml(default)}`"
-            rows.append(f"| `{f.name}` | {shown} | {f.metadata['doc']} |")
+            rows.append(f"| `{f.name}` | {shown} | {info(f).doc} |")
         return "\n".join(rows) + "\n"
 
     @classmethod
@@ -136,7 +148,7 @@ class BookConfig:
         for f in dataclasses.fields(cls):
             default = getattr(cls(), f.name)
             prop = dict(_SCHEMA_TYPES[type(default)])
-            prop.update(description=f.metadata["doc"], default=_yaml(default, json=True))
+            prop.update(description=info(f).doc, default=_yaml(default, json=True))
             props[f.name] = prop
         ref = {"$ref": "#/definitions/options"}
         return {

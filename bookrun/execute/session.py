@@ -71,18 +71,19 @@ class SessionPolicy:
 
 
 def limits(step: Step) -> Limits:
-    lines = step.options.get("max-output", MAX_OUTPUT_LINES)
+    given = step.run_options
+    lines = given.max_output or MAX_OUTPUT_LINES
     return Limits(snippet=step.snippet, max_lines=lines,
                   max_bytes=max(lines, MAX_OUTPUT_LINES) * BYTES_PER_LINE,
-                  max_figures=step.options.get("max-figures", MAX_FIGURES),
-                  max_figure_bytes=step.options.get("max-figure-kb", MAX_FIGURE_KB) * 1000,
-                  max_figure_pixels=step.options.get("max-figure-megapixels",
-                                                     MAX_FIGURE_MEGAPIXELS) * 1_000_000)
+                  max_figures=given.max_figures or MAX_FIGURES,
+                  max_figure_bytes=(given.max_figure_kb or MAX_FIGURE_KB) * 1000,
+                  max_figure_pixels=(given.max_figure_megapixels
+                                     or MAX_FIGURE_MEGAPIXELS) * 1_000_000)
 
 
 def figure_specs(step: Step, page: str) -> tuple[FigureSpec, ...]:
     """The step's interactive figures, for the worker to record frame by frame."""
-    frame_bytes = step.options.get("max-frame-kb", interactive.MAX_FRAME_KB) * 1000
+    frame_bytes = (step.run_options.max_frame_kb or interactive.MAX_FRAME_KB) * 1000
     return tuple(
         FigureSpec(k, fig.interactive.function, fig.interactive.line, page, frame_bytes,
                    tuple(ControlSpec(c.name, tuple(c.values), tuple(c.shown), c.label, c.line)

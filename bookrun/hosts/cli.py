@@ -39,7 +39,7 @@ def seconds(text: str) -> float:
     return value
 
 
-def main(argv=None, root: Path | None = None) -> int:
+def parser(root: Path | None) -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="python -m bookrun", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("command", choices=["run", "check", "update", "prepare", "pdf"])
@@ -49,6 +49,11 @@ def main(argv=None, root: Path | None = None) -> int:
                     "`timeout` option in mkdocs.yml, else 300)")
     ap.add_argument("--root", type=Path, default=root or Path.cwd(),
                     help="the book's folder, where mkdocs.yml is (default: this folder)")
+    return ap
+
+
+def main(argv=None, root: Path | None = None) -> int:
+    ap = parser(root)
     if argv is None:
         argv = sys.argv[1:]
     if argv[:1] == ["pdf"]:  # its own options: it reads the built site, runs nothing
@@ -64,27 +69,36 @@ def main(argv=None, root: Path | None = None) -> int:
     try:
         book = Book(root=root, config=config, docs_dir=docs, timeout=args.timeout,
                     frozen=config.frozen and args.command == "prepare")
-        if args.command == "run":
-            return run_page(book, args.names)
-        if args.command == "prepare":
-            if args.names:
-                ap.error("prepare takes no chapter names: it prepares the whole book")
-            written = prepare(book)
-            folder = os.path.relpath(book.docs_dir, root)
-            print(f"bookrun: figures, notebooks and assets in {folder}/ are current "
-                  f"({len(written)} file(s) written or removed)")
-            return 0
-        chapters = [book.chapter(n) for n in args.names] if args.names else book.chapters()
-        if args.command == "update":
-            book.build(chapters, force=True)
-            return 0
-        checked = book.check(chapters)
+        return command(ap, args, book)
     except (PageError, ExecutionError, ConfigError) as exc:
         print(f"bookrun: error: {visible(str(exc))}", file=sys.stderr)
         return 1
     except Interrupted as exc:
         print(f"bookrun: {exc}", file=sys.stderr)
         return 130  # as a shell reports SIGINT
+
+
+def command(ap: argparse.ArgumentParser, args, book: Book) -> int:
+    """Run the parsed command on the book; its exit status."""
+    if args.command == "run":
+        return run_page(book, args.names)
+    if args.command == "prepare":
+        if args.names:
+            ap.error("prepare takes no chapter names: it prepares the whole book")
+        written = prepare(book)
+        folder = os.path.relpath(book.docs_dir, book.root)
+        print(f"bookrun: figures, notebooks and assets in {folder}/ are current "
+              f"({len(written)} file(s) written or removed)")
+        return 0
+    chapters = [book.chapter(n) for n in args.names] if args.names else book.chapters()
+    if args.command == "update":
+        book.build(chapters, force=True)
+        return 0
+    return report(book.check(chapters), len(chapters))
+
+
+def report(checked, count: int) -> int:
+    """Print what `check` found (notes, diffs, the way out); 1 if any record differs."""
     for note in checked.notes:
         print(f"bookrun: note: {visible(note)}", file=sys.stderr)
     problems = checked.problems
@@ -100,7 +114,7 @@ def main(argv=None, root: Path | None = None) -> int:
               f"`python -m bookrun update {names}` and commit the records", file=sys.stderr)
     if problems:
         return 1
-    print(f"bookrun: {len(chapters)} chapter(s) match their records")
+    print(f"bookrun: {count} chapter(s) match their records")
     return 0
 
 

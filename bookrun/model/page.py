@@ -13,6 +13,7 @@ from pathlib import Path
 
 # The errors live in bookrun.errors; importable from here too, as they were.
 from bookrun.errors import ExecutionError, PageError, RecordError  # noqa: F401
+from bookrun.model.codec import AS_JSON, decode, encode
 
 
 # -- what a page asks for --------------------------------------------------------------
@@ -43,19 +44,41 @@ class FigureText:
 
 
 @dataclass(frozen=True)
+class RunOptions:
+    """The `@run` line's words, typed (bookrun.parse.chapter's FLAGS and LIMITS): each
+    limit the line gives, None where it gives none (the engine's default then)."""
+
+    max_output: int | None = None
+    max_figures: int | None = None
+    max_figure_kb: int | None = None
+    max_frames: int | None = None
+    max_frame_kb: int | None = None
+    max_figure_megapixels: int | None = None
+    platform_bound: bool = False
+
+    @classmethod
+    def of(cls, words: dict) -> "RunOptions":
+        return cls(**{key.replace("-", "_"): value for key, value in words.items()})
+
+
+@dataclass(frozen=True)
 class Step:
     """One snippet to run, with what the page says around it."""
 
     snippet: str  # path relative to the snippets root, e.g. "setup/corridor.py"
     line: int  # the directive's line in the page
     bindings: tuple[Binding, ...] = ()  # the prose's `{{ }}` after it, before the next step
-    options: dict = field(default_factory=dict)  # from the directive's words
+    options: dict = field(default_factory=dict)  # the directive's words (typed: run_options)
     figures: tuple[FigureText, ...] = ()  # the author's words, in order
     end: int = 0  # the page's last line (1-based) of the directive and its `Figure:`/`Alt:` block
 
     @property
+    def run_options(self) -> RunOptions:
+        return RunOptions.of(self.options)
+
+    @property
     def platform_bound(self) -> bool:
-        return bool(self.options.get("platform-bound"))
+        return self.run_options.platform_bound
 
 
 @dataclass(frozen=True)
@@ -85,12 +108,10 @@ class FramesFile:
 
     @classmethod
     def from_json(cls, data: dict) -> "FramesFile":
-        return cls(data["name"], data["sha256"], data["figure"], tuple(data["default"]),
-                   data["text"])
+        return decode(cls, data)
 
     def to_json(self) -> dict:
-        return {"name": self.name, "sha256": self.sha256, "figure": self.figure,
-                "default": list(self.default), "text": self.text}
+        return encode(self)
 
 
 @dataclass(frozen=True)
@@ -105,8 +126,7 @@ class SnippetRun:
 
     @classmethod
     def from_json(cls, data: dict) -> "SnippetRun":
-        return cls(data["path"], data["output"], tuple(data["figures"]), dict(data["values"]),
-                   tuple(FramesFile.from_json(f) for f in data.get("frames", ())))
+        return decode(cls, data)
 
 
 @dataclass(frozen=True)
@@ -126,15 +146,28 @@ class FigureFile:
     sha256: str
 
 
+def _lines(data) -> str:
+    if not isinstance(data, list):
+        raise ValueError(f"an output is kept as a list of lines, not {type(data).__name__}")
+    return "\n".join(data)
+
+
+# Lists of lines keep a changed output readable in a diff.
+LINES = {AS_JSON: (lambda text: text.split("\n"), _lines)}
+
+
 @dataclass(frozen=True)
 class SnippetRecord:
     snippet: str  # path under the snippets root
-    output: str
+    output: str = field(metadata=LINES)
     figures: tuple[FigureFile, ...]
     frames: tuple[FramesFile, ...] = ()
     # The `{{ }}` bound after this snippet (before the next one): body -> formatted
     # text. Kept per snippet, so a body written after two snippets keeps both values.
-    values: dict = field(default_factory=dict)
+    values: dict[str, str] = field(default_factory=dict)
+    # Only interactive figures have frames, and only a snippet that prose binds values
+    # after has values: both are left out when empty, so other records keep their bytes.
+    OMIT_DEFAULTS = True
 
     @property
     def files(self) -> tuple:
@@ -143,22 +176,7 @@ class SnippetRecord:
 
     @classmethod
     def from_json(cls, data: dict) -> "SnippetRecord":
-        if not isinstance(data["snippet"], str) or not isinstance(data["figures"], list):
-            raise RecordError("malformed snippet entry")
-        values = data.get("values", {})
-        if not isinstance(values, dict) or not all(isinstance(v, str) for v in values.values()):
-            raise RecordError("malformed values of a snippet entry")
-        return cls(data["snippet"], "\n".join(data["output"]),
-                   tuple(FigureFile(f["name"], f["sha256"]) for f in data["figures"]),
-                   tuple(FramesFile.from_json(f) for f in data.get("frames", ())),
-                   dict(values))
+        return decode(cls, data)
 
     def to_json(self) -> dict:
-        # Lists of lines keep a changed output readable in a diff.
-        data = {"snippet": self.snippet, "output": self.output.split("\n"),
-                "figures": [{"name": f.name, "sha256": f.sha256} for f in self.figures]}
-        if self.frames:  # only interactive figures have any: other records keep their bytes
-            data["frames"] = [f.to_json() for f in self.frames]
-        if self.values:  # only a snippet that prose binds values after has any
-            data["values"] = self.values
-        return data
+        return encode(self)

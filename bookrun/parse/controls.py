@@ -198,7 +198,7 @@ def parse(fields: list[list], shown: str, error) -> Interactive:
 
 def check_limits(step, shown: str, error) -> None:
     """Frames per figure within the directive's `max-frames` (default MAX_FRAMES)."""
-    limit = step.options.get("max-frames", MAX_FRAMES)
+    limit = step.run_options.max_frames or MAX_FRAMES
     for fig in step.figures:
         if fig.interactive and fig.interactive.frames > limit:
             sizes = " x ".join(str(len(c.values)) for c in fig.interactive.controls)
@@ -210,7 +210,7 @@ def check_limits(step, shown: str, error) -> None:
 def job_spec(step, page: str) -> list | None:
     """For the worker: each figure's index and controls (None: nothing interactive)."""
     specs = [dict(fig.interactive.spec(), figure=k, page=page,
-                  max_frame_bytes=step.options.get("max-frame-kb", MAX_FRAME_KB) * 1000)
+                  max_frame_bytes=(step.run_options.max_frame_kb or MAX_FRAME_KB) * 1000)
              for k, fig in enumerate(step.figures) if fig.interactive]
     return specs or None
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
 
+from bookrun.model.codec import decode, encode
 from bookrun.model.page import RecordError, SnippetRecord
 
 RECORD_NAME = "_record.json"
@@ -85,20 +86,14 @@ class Record:
         """A hash of what the record says the snippets gave: outputs, figure hashes,
         values and platform. Kept in the file, so a hand edit (or a merge that mixed two
         records) no longer matches it. Not a signature: `update` rewrites both."""
-        body = {"snippets": [s.to_json() for s in self.snippets], "platform": self.platform}
+        body = {"snippets": encode(self.snippets), "platform": self.platform}
         canonical = json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
         return hashlib.sha256(canonical.encode()).hexdigest()
 
     def to_json(self) -> str:
-        data = {
-            "format": FORMAT,
-            "chapter": self.chapter,
-            "stamp": self.stamp,
-            "digest": self.digest(),
-            "versions": self.versions,
-            "platform": self.platform,
-            "snippets": [s.to_json() for s in self.snippets],
-        }
+        data = {"format": FORMAT, "chapter": self.chapter, "stamp": self.stamp,
+                "digest": self.digest(), "versions": self.versions, "platform": self.platform,
+                "snippets": encode(self.snippets)}
         return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
 
     @classmethod
@@ -120,11 +115,9 @@ class Record:
             raise RecordError(f"record format {found}, and this bookrun reads format "
                               f"{FORMAT} (values kept per snippet); {rewrite}")
         try:
-            record = cls(data["chapter"], data["stamp"], data["versions"],
-                         tuple(SnippetRecord.from_json(s) for s in data["snippets"]),
-                         data.get("platform", {}))
+            record = decode(cls, data)  # its fields: `format` is read above, `digest` below
             stored = data["digest"]
-        except (KeyError, TypeError, AttributeError, RecordError) as exc:
+        except (KeyError, TypeError, AttributeError, ValueError) as exc:
             raise RecordError(f"corrupt: malformed record ({type(exc).__name__}: {exc}); "
                               f"{rewrite}") from None
         if stored != record.digest():

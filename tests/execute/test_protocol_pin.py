@@ -8,7 +8,7 @@ from bookrun.store.key import WORKER, worker_digest
 
 # The syntax-tree digest of the worker package (bookrun/execute/worker/, less
 # protocol_version.py) for each protocol number. Recompute it with the command below.
-PINNED = {1: "acbcb3d2d6bb71728e262b93ad1653b136daacb2594a04c1c465b2becac2d130"}
+PINNED = {1: "cca380e6bca38fbcb51614bc1ba9adaa25177da53fedacab98f7608566e57370"}
 RECOMPUTE = 'python -c "from bookrun.store.key import worker_digest; print(worker_digest())"'
 
 

@@ -30,7 +30,7 @@ from contextlib import redirect_stdout
 from dataclasses import dataclass
 from pathlib import Path
 
-from bookrun.execute.worker.protocol import FigureSpec, FramesEntry, SnippetError
+from bookrun.execute.worker.protocol import FigureSpec, FramesEntry, SnippetError, Wire
 
 SVG = "http://www.w3.org/2000/svg"
 XLINK = "http://www.w3.org/1999/xlink"
@@ -45,13 +45,21 @@ FrameError = SnippetError
 
 
 @dataclass(frozen=True)
-class FramesData:
+class ShownControl(Wire):
+    """A control as a frames file names it: its parameter, each value as shown."""
+
+    name: str
+    shown: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class FramesData(Wire):
     """A frames file: the figure's controls, the default frame's position, the shared
     definitions and pieces, and per frame its line of text and its groups' pieces."""
 
     figure: str
     function: str
-    controls: tuple[tuple[str, tuple[str, ...]], ...]  # (name, each value as shown)
+    controls: tuple[ShownControl, ...]
     default: tuple[int, ...]
     defs: dict[str, str]  # id -> XML, added once to the page's figure
     pieces: tuple[str, ...]  # the groups' XML, each stored once
@@ -59,20 +67,8 @@ class FramesData:
     format: int = FORMAT
 
     def to_json(self) -> dict:
-        return {"format": self.format, "figure": self.figure, "function": self.function,
-                "controls": [{"name": n, "shown": list(s)} for n, s in self.controls],
-                "default": list(self.default), "defs": self.defs, "pieces": list(self.pieces),
-                "frames": [[text, groups] for text, groups in self.frames]}
-
-    @classmethod
-    def from_json(cls, data) -> "FramesData":
-        if not isinstance(data, dict):
-            raise ValueError("a frames file holds a JSON object")
-        return cls(data["figure"], data["function"],
-                   tuple((c["name"], tuple(c["shown"])) for c in data["controls"]),
-                   tuple(data["default"]), dict(data["defs"]), tuple(data["pieces"]),
-                   tuple((text, dict(groups)) for text, groups in data["frames"]),
-                   data["format"])
+        # `format` leads the file, though as the one field with a default it comes last.
+        return {"format": self.format, **super().to_json()}
 
 
 def frames_name(figure: str) -> str:
@@ -133,7 +129,8 @@ def every_frame(spec: FigureSpec, function, default: list[int], figure: str,
         changed = changed_groups(spec, values, base, frame)
         frames.append((text, {k: pool.setdefault(x, len(pool)) for k, x in sorted(changed.items())}))
     return FramesData(figure, spec.function,
-                      tuple((c.name, tuple(c.shown)) for c in spec.controls), tuple(default),
+                      tuple(ShownControl(c.name, tuple(c.shown)) for c in spec.controls),
+                      tuple(default),
                       dict(sorted(extra_defs.items())), tuple(pool), tuple(frames))
 
 
@@ -324,9 +321,9 @@ def frame_changes(recorded: Path | None, fresh: Path | None, file: str, shown: i
         return f"{file} changed (the recorded copy is missing or unreadable)"
     if a.controls != b.controls or len(a.frames) != len(b.frames):
         return "the controls changed"
-    names = [name for name, _ in a.controls]
+    names = [c.name for c in a.controls]
     found = []
-    for index, (ta, ga), (tb, gb) in zip(itertools.product(*(s for _, s in a.controls)),
+    for index, (ta, ga), (tb, gb) in zip(itertools.product(*(c.shown for c in a.controls)),
                                          a.frames, b.frames):
         pa = {k: a.pieces[v] for k, v in ga.items()}
         pb = {k: b.pieces[v] for k, v in gb.items()}

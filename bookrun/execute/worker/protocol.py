@@ -3,7 +3,8 @@
     parent ── Job(steps=StepJob(limits, bindings, figures), ...) ──▶ worker
     parent ◀── RunResult(steps=StepResult(...), error=RunError | None, platform) ── worker
 
-Frozen stdlib dataclasses. JSON appears only at the edges, in `to_json`/`from_json`:
+Frozen stdlib dataclasses. JSON appears only at the edges, in `to_json`/`from_json`
+(from `Wire`, which reads each class's fields and type hints):
 job.json, the request a kept session (bookrun.execute.worker.checkpoint) receives, and
 result.json. A message that lacks a field fails with a ValueError naming the type and
 the field. This package imports nothing outside itself, so the parent imports these
@@ -12,15 +13,23 @@ types from here.
 from __future__ import annotations
 
 import dataclasses
+import types
+import typing
 from dataclasses import dataclass, field
 from pathlib import Path
+
+
+# -- dataclasses to and from JSON, by their fields and type hints ----------------------
+# bookrun.model.codec is the parent's copy, as this package imports nothing outside
+# itself; tests/execute/test_protocol.py checks that the two copies are the same code.
+AS_JSON = "bookrun.as_json"  # a field's metadata: (to JSON, from JSON), for its own form
 
 
 def _fields(data, cls) -> dict:
     """`data` checked to hold every field of `cls` that has no default."""
     if not isinstance(data, dict):
         raise ValueError(f"{cls.__name__}: expected a JSON object, got "
-                            f"{type(data).__name__}")
+                         f"{type(data).__name__}")
     missing = [f.name for f in dataclasses.fields(cls) if f.name not in data
                and f.default is dataclasses.MISSING
                and f.default_factory is dataclasses.MISSING]
@@ -29,10 +38,90 @@ def _fields(data, cls) -> dict:
     return data
 
 
-def _flat(cls, data):
-    """A dataclass whose fields are all JSON values already."""
+def encode(value):
+    """JSON values for `value`: a dataclass as an object of its fields in order (if its
+    class sets OMIT_DEFAULTS, a field equal to its default is left out; a field whose
+    metadata has AS_JSON is written through its first function), a tuple as a list, a
+    Path as its text; dicts and lists are walked, anything else is kept."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        omit, out = getattr(value, "OMIT_DEFAULTS", False), {}
+        for f in dataclasses.fields(value):
+            v = getattr(value, f.name)
+            if not (omit and _is_default(f, v)):
+                out[f.name] = f.metadata[AS_JSON][0](v) if AS_JSON in f.metadata else encode(v)
+        return out
+    if isinstance(value, (tuple, list)):
+        return [encode(v) for v in value]
+    if isinstance(value, dict):
+        return {k: encode(v) for k, v in value.items()}
+    return str(value) if isinstance(value, Path) else value
+
+
+def _is_default(f: dataclasses.Field, value) -> bool:
+    if f.default is not dataclasses.MISSING:
+        return value == f.default
+    return f.default_factory is not dataclasses.MISSING and value == f.default_factory()
+
+
+_HINTS: dict[type, dict] = {}
+# What each plain hint accepts: any JSON number for int and float, as before.
+_PLAIN = {str: (str,), int: (int, float), float: (int, float), bool: (bool,)}
+
+
+def decode(cls, data):
+    """A `cls` from what `encode` made of one, by its fields' type hints. A missing
+    field that has no default, or a value of the wrong kind, is a ValueError that
+    names the class and the field."""
     data = _fields(data, cls)
-    return cls(**{f.name: data[f.name] for f in dataclasses.fields(cls) if f.name in data})
+    if cls not in _HINTS:
+        _HINTS[cls] = typing.get_type_hints(cls)
+    values = {}
+    for f in dataclasses.fields(cls):
+        if f.name in data:
+            raw = data[f.name]
+            if AS_JSON in f.metadata:
+                raw = f.metadata[AS_JSON][1](raw)
+            values[f.name] = _value(_HINTS[cls][f.name], raw, f"{cls.__name__}.{f.name}")
+    return cls(**values)
+
+
+def _value(hint, data, where: str):
+    """`data` as the type `hint` says: a dataclass, `X | None`, `tuple[X, ...]`, a
+    fixed `tuple[X, Y]`, a bare `tuple`, `dict[K, V]`, `Path`, str, int, float, bool."""
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if dataclasses.is_dataclass(hint):
+        return decode(hint, data)
+    if origin in (typing.Union, types.UnionType):
+        if data is None:
+            return None
+        return _value(next(a for a in args if a is not type(None)), data, where)
+    kind = (list, tuple) if tuple in (hint, origin) else (dict,) if dict in (hint, origin) \
+        else (str,) if hint is Path else _PLAIN.get(hint, (object,))
+    if not isinstance(data, kind) or (isinstance(data, bool) and int in kind):
+        raise ValueError(f"{where}: expected {getattr(hint, '__name__', hint)}, "
+                         f"got {type(data).__name__}")
+    if tuple in (hint, origin):
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_value(args[0], x, f"{where}[]") for x in data)
+        return tuple(data) if not args else tuple(_value(a, x, f"{where}[]")
+                                                  for a, x in zip(args, data))
+    if dict in (hint, origin):
+        return dict(data) if not args else {k: _value(args[1], v, f"{where}[]")
+                                            for k, v in data.items()}
+    return Path(data) if hint is Path else data
+
+
+class Wire:
+    """`to_json`/`from_json` for a dataclass of the wire, from its fields and hints."""
+
+    OMIT_DEFAULTS = False  # True: a field equal to its default is left out of the JSON
+
+    def to_json(self) -> dict:
+        return encode(self)
+
+    @classmethod
+    def from_json(cls, data):
+        return decode(cls, data)
 
 
 class SnippetError(Exception):
@@ -49,7 +138,7 @@ class SnippetError(Exception):
 
 # -- the job ---------------------------------------------------------------------------
 @dataclass(frozen=True)
-class Limits:
+class Limits(Wire):
     """One snippet's limits, as its `@run` line sets them (bookrun.execute.session.limits)."""
 
     snippet: str  # as the page names it, for the messages' `@run <snippet> ...` hints
@@ -59,16 +148,9 @@ class Limits:
     max_figure_bytes: int
     max_figure_pixels: int
 
-    def to_json(self) -> dict:
-        return dataclasses.asdict(self)
-
-    @classmethod
-    def from_json(cls, data) -> "Limits":
-        return _flat(cls, data)
-
 
 @dataclass(frozen=True)
-class BindingJob:
+class BindingJob(Wire):
     """A `{{ expr | spec }}` to evaluate after the snippet; `line` is the page's."""
 
     body: str
@@ -76,35 +158,18 @@ class BindingJob:
     spec: str
     line: int
 
-    def to_json(self) -> dict:
-        return dataclasses.asdict(self)
-
-    @classmethod
-    def from_json(cls, data) -> "BindingJob":
-        return _flat(cls, data)
-
 
 @dataclass(frozen=True)
-class ControlSpec:
+class ControlSpec(Wire):
     name: str  # the drawing function's parameter
     values: tuple  # the Python values passed, in order
     shown: tuple[str, ...]  # each value as the page writes it
     label: str
     line: int  # the `Control:` line
 
-    def to_json(self) -> dict:
-        return {"name": self.name, "values": list(self.values), "shown": list(self.shown),
-                "label": self.label, "line": self.line}
-
-    @classmethod
-    def from_json(cls, data) -> "ControlSpec":
-        data = _fields(data, cls)
-        return cls(data["name"], tuple(data["values"]), tuple(data["shown"]), data["label"],
-                   data["line"])
-
 
 @dataclass(frozen=True)
-class FigureSpec:
+class FigureSpec(Wire):
     """An interactive figure to record frame by frame (bookrun.execute.worker.frames)."""
 
     figure: int  # its index among the figures the snippet shows
@@ -114,21 +179,9 @@ class FigureSpec:
     max_frame_bytes: int  # what one frame may add to the default frame
     controls: tuple[ControlSpec, ...]
 
-    def to_json(self) -> dict:
-        return {"figure": self.figure, "function": self.function, "line": self.line,
-                "page": self.page, "max_frame_bytes": self.max_frame_bytes,
-                "controls": [c.to_json() for c in self.controls]}
-
-    @classmethod
-    def from_json(cls, data) -> "FigureSpec":
-        data = _fields(data, cls)
-        return cls(data["figure"], data["function"], data["line"], data["page"],
-                   data["max_frame_bytes"],
-                   tuple(ControlSpec.from_json(c) for c in data["controls"]))
-
 
 @dataclass(frozen=True)
-class StepJob:
+class StepJob(Wire):
     """One snippet to run: its path (relative to the project root), its limits, the
     bindings evaluated after it, its interactive figures, and (serve only) the key of
     the session's state before it (bookrun.store.key.step_keys, shortened)."""
@@ -139,22 +192,9 @@ class StepJob:
     figures: tuple[FigureSpec, ...] = ()
     resume_key: str | None = None
 
-    def to_json(self) -> dict:
-        return {"path": self.path, "limits": self.limits.to_json(),
-                "bindings": [b.to_json() for b in self.bindings],
-                "figures": [f.to_json() for f in self.figures], "resume_key": self.resume_key}
-
-    @classmethod
-    def from_json(cls, data) -> "StepJob":
-        data = _fields(data, cls)
-        return cls(data["path"], Limits.from_json(data["limits"]),
-                   tuple(BindingJob.from_json(b) for b in data.get("bindings", ())),
-                   tuple(FigureSpec.from_json(f) for f in data.get("figures", ())),
-                   data.get("resume_key"))
-
 
 @dataclass(frozen=True)
-class Job:
+class Job(Wire):
     """A chapter's session: what to run, where to write, within which limits.
 
     `checkpoints` (serve only) is the folder of the chapter's kept sessions, which
@@ -174,30 +214,10 @@ class Job:
     checkpoints: Path | None = None
     owner: int | None = None
 
-    def to_json(self) -> dict:
-        return {"page": self.page, "cwd": str(self.cwd), "figdir": str(self.figdir),
-                "live": str(self.live), "result": str(self.result), "timeout": self.timeout,
-                "memory_gb": self.memory_gb, "steps": [s.to_json() for s in self.steps],
-                "fingerprint": self.fingerprint, "disk_mb": self.disk_mb,
-                "deadline": self.deadline,
-                "checkpoints": None if self.checkpoints is None else str(self.checkpoints),
-                "owner": self.owner}
-
-    @classmethod
-    def from_json(cls, data) -> "Job":
-        data = _fields(data, cls)
-        kept = data.get("checkpoints")
-        return cls(data["page"], Path(data["cwd"]), Path(data["figdir"]), Path(data["live"]),
-                   Path(data["result"]), data["timeout"], data["memory_gb"],
-                   tuple(StepJob.from_json(s) for s in data["steps"]),
-                   data.get("fingerprint", {}), data.get("disk_mb", 512),
-                   data.get("deadline", 0.0), None if kept is None else Path(kept),
-                   data.get("owner"))
-
 
 # -- the result ------------------------------------------------------------------------
 @dataclass(frozen=True)
-class FramesEntry:
+class FramesEntry(Wire):
     """The frames file of one interactive figure, as the record lists it."""
 
     name: str  # <stem>-<n>.frames.json, in the figure folder
@@ -206,19 +226,9 @@ class FramesEntry:
     default: tuple[int, ...]  # the default frame's position, one index per control
     text: str  # the default frame's line of text
 
-    def to_json(self) -> dict:
-        return {"name": self.name, "sha256": self.sha256, "figure": self.figure,
-                "default": list(self.default), "text": self.text}
-
-    @classmethod
-    def from_json(cls, data) -> "FramesEntry":
-        data = _fields(data, cls)
-        return cls(data["name"], data["sha256"], data["figure"], tuple(data["default"]),
-                   data["text"])
-
 
 @dataclass(frozen=True)
-class StepResult:
+class StepResult(Wire):
     """One snippet's result: its output, the figure files it showed (in order), each
     binding's text (body -> formatted value) and its interactive figures' frames."""
 
@@ -233,19 +243,9 @@ class StepResult:
         """Every file it wrote into the figure folder."""
         return list(self.figures) + [f.name for f in self.frames]
 
-    def to_json(self) -> dict:
-        return {"path": self.path, "output": self.output, "figures": list(self.figures),
-                "values": self.values, "frames": [f.to_json() for f in self.frames]}
-
-    @classmethod
-    def from_json(cls, data) -> "StepResult":
-        data = _fields(data, cls)
-        return cls(data["path"], data["output"], tuple(data["figures"]), dict(data["values"]),
-                   tuple(FramesEntry.from_json(f) for f in data.get("frames", ())))
-
 
 @dataclass(frozen=True)
-class RunError:
+class RunError(Wire):
     """What the session ended with: where (a snippet's or the page's line; line None:
     the file alone), the message, the traceback without the worker's own frames, and
     the output before it. `kind` is "error" or "timeout"."""
@@ -261,16 +261,9 @@ class RunError:
     def where(self) -> str:
         return f"{self.path}:{self.line}" if self.line else self.path
 
-    def to_json(self) -> dict:
-        return dataclasses.asdict(self)
-
-    @classmethod
-    def from_json(cls, data) -> "RunError":
-        return _flat(cls, data)
-
 
 @dataclass(frozen=True)
-class RunResult:
+class RunResult(Wire):
     """The session's result.json: the snippets run (all of them, unless `error`), and
     what decided its floating-point paths (read only when no snippet failed)."""
 
@@ -278,46 +271,20 @@ class RunResult:
     error: RunError | None  # None: every snippet ran
     platform: dict = field(default_factory=dict)
 
-    def to_json(self) -> dict:
-        return {"steps": [s.to_json() for s in self.steps],
-                "error": None if self.error is None else self.error.to_json(),
-                "platform": self.platform}
-
-    @classmethod
-    def from_json(cls, data) -> "RunResult":
-        data = _fields(data, cls)
-        error = data["error"]
-        return cls(tuple(StepResult.from_json(s) for s in data["steps"]),
-                   None if error is None else RunError.from_json(error),
-                   dict(data.get("platform", {})))
-
 
 # -- a kept session's socket (serve) ---------------------------------------------------
 @dataclass(frozen=True)
-class Request:
+class Request(Wire):
     """To a kept session: run `job` from its snippet on; None: end."""
 
     job: Job | None = None
-
-    def to_json(self) -> dict:
-        return {} if self.job is None else {"job": self.job.to_json()}
-
-    @classmethod
-    def from_json(cls, data) -> "Request":
-        data = _fields(data, cls)
-        return cls(None if data.get("job") is None else Job.from_json(data.get("job")))
+    OMIT_DEFAULTS = True
 
 
 @dataclass(frozen=True)
-class Reply:
+class Reply(Wire):
     """From a kept session: first the resumed copy's pid, then its exit code."""
 
     pid: int | None = None
     code: int | None = None
-
-    def to_json(self) -> dict:
-        return {k: v for k, v in dataclasses.asdict(self).items() if v is not None}
-
-    @classmethod
-    def from_json(cls, data) -> "Reply":
-        return _flat(cls, data)
+    OMIT_DEFAULTS = True
