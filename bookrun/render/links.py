@@ -48,7 +48,7 @@ def colab_url(repo_url: str | None, path: str) -> str | None:
     """Where Colab opens the site's file `path` (published on gh-pages), or None when
     the book's repository is not on GitHub or unknown."""
     m = GITHUB.match((repo_url or "").strip())
-    return COLAB.format(owner=m["owner"], repo=m["repo"], path=path) if m else None
+    return COLAB.format(**m.groupdict(), path=path) if m else None
 
 
 def clone_command(repo_url: str | None) -> str | None:
@@ -76,10 +76,11 @@ def expand_book_lines(text: str, repo_url: str | None, pdf: str | None) -> str:
         if m is None:
             out.append(line)
             continue
-        shown = (clone_command(repo_url) if m["what"] == "clone"
+        indent, what = m.groups()
+        shown = (clone_command(repo_url) if what == "clone"
                  else pdf and f'<a class="md-button" download href="{pdf}">PDF of the book</a>')
         if shown:
-            out.append(m["indent"] + shown)
+            out.append(indent + shown)
     return "\n".join(out)
 
 

@@ -111,3 +111,12 @@ def test_bookrun_pdf_builds_the_site_first_when_there_is_none(tmp_path):
     assert "has no built site: building it first" in proc.stderr
     page = (tmp_path / "site" / "demo" / "index.html").read_text()
     assert 'href="../book.pdf"' in page
+
+
+def test_zensical_reads_the_repository_from_its_own_config():
+    from bookrun.hosts.zensical import _repo_url
+
+    assert _repo_url({"repo_url": "https://github.com/ana/rl-book"}) == (
+        "https://github.com/ana/rl-book")
+    assert _repo_url({"repo_url": None}) is None and _repo_url({}) is None
+    assert _repo_url({"repo_url": "  "}) is None
