@@ -124,8 +124,10 @@ def main() -> None:
         with log.open("w") as sink:
             server = subprocess.Popen(cmd, cwd=clone, env=env, stdout=sink,
                                       stderr=subprocess.STDOUT)
-        # Served under the path of site_url, as `mkdocs serve` does.
-        site_url = re.search(r"^site_url:\s*(\S+)", (clone / "mkdocs.yml").read_text(), re.M)
+        # Served under the path of site_url, as `mkdocs serve` does (the book's comes from
+        # BOOK_SITE_URL, unset here: served at the root).
+        site_url = (re.search(r"^site_url:\s*(https?://\S+)", (clone / "mkdocs.yml").read_text(),
+                              re.M) or re.match(r"(https?://\S+)", env.get("BOOK_SITE_URL", "")))
         mount = urlsplit(site_url.group(1)).path.rstrip("/") if site_url else ""
         url = f"http://127.0.0.1:{port}{mount}/{Path(page_name).stem}/"
         t0 = time.perf_counter()

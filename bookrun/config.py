@@ -2,7 +2,7 @@
 
 The engine knows nothing about the book it runs. What one book needs (where its pages
 and snippets are, its figure style, which libraries' versions to record, how to read
-the CPU paths its libraries took, its Colab address) is set as options of the
+the CPU paths its libraries took) is set as options of the
 `bookrun.extension` entry under `markdown_extensions` in `mkdocs.yml`: MkDocs and
 Zensical both hand those options to the extension, and the CLI reads the same file.
 The MkDocs plugin's options are the same fields (its MkDocs `Config` is generated from
@@ -65,9 +65,10 @@ class BookConfig:
     memory_gb: float = _option("Gigabytes of address space a chapter's session may use (its "
                                "child processes included); past it an allocation fails at the "
                                "snippet's line.", default=4.0)
-    colab_base: str = _option("Address the \"Open in Colab\" button prefixes to "
-                              "`notebooks/<chapter>/<chapter>.ipynb`; empty: no button.",
-                              default="")
+    pdf: bool = _option("The pages link the PDF of the book (`book.pdf` at the site root, "
+                        "which `python -m bookrun pdf` prints after the build); false: no "
+                        "link, since the site has no PDF. `BOOKRUN_PDF` overrides it.",
+                        env="BOOKRUN_PDF", default=False)
     no_notebook: tuple[str, ...] = _option("Chapters (snippet folders) that get no notebook "
                                            "and no notebook buttons, such as a home page.",
                                            default=())

@@ -17,6 +17,7 @@ to execute when BOOKRUN_FROZEN=true (or the `frozen` option) says so.
 import argparse
 import os
 import shutil
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -58,7 +59,8 @@ def main(argv=None, root: Path | None = None) -> int:
         argv = sys.argv[1:]
     if argv[:1] == ["pdf"]:  # its own options: it reads the built site, runs nothing
         from bookrun.pdf.build import main as pdf_main
-        return pdf_main(argv[1:], (root or Path.cwd()).resolve())
+        here = (root or Path.cwd()).resolve()
+        return pdf_main(argv[1:], here, lambda site: build_site(here, site))
     # Options anywhere on the line: `check --timeout 600 setup` as well as before the names.
     args = ap.parse_intermixed_args(argv)
     root = args.root.resolve()
@@ -147,3 +149,14 @@ def run_page(book: Book, pages) -> int:
         print(f"==> {chapter.name}: executed in {time.perf_counter() - t0:.1f} s")
     return 0
 
+
+def build_site(root: Path, site: Path) -> None:
+    """`mkdocs build` of the book at `root` into `site`, linking the PDF about to be
+    printed (BOOKRUN_PDF): what `python -m bookrun pdf` runs when there is no site."""
+    from bookrun.pdf.combine import PrintError
+
+    env = dict(os.environ, BOOKRUN_PDF="true")
+    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-d", str(site.resolve())],
+                          cwd=root, env=env)
+    if done.returncode != 0:
+        raise PrintError(f"mkdocs build failed (exit {done.returncode}): no site to print")

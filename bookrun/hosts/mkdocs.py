@@ -22,6 +22,7 @@ from bookrun.hosts import publish
 from bookrun.hosts.serve import Serve, stale
 from bookrun.render.extension import (FIGURE, BookrunExtension, PageContext, chapter_number,
                                       markdown_problems)
+from bookrun.render.links import placeholder_links
 from bookrun.store.book import Book
 
 log = get_plugin_logger(__name__)
@@ -180,10 +181,10 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
             # A chapter's notebook repeats its code and outputs: searching "epsilon"
             # should find the chapter once, and readers download a smaller index.
             page.meta.setdefault("search", {})["exclude"] = True
-        self.current.context = self._page_context(page, markdown)
+        self.current.context = self._page_context(page, markdown, config.repo_url)
         return markdown
 
-    def _page_context(self, page, markdown) -> PageContext:
+    def _page_context(self, page, markdown, repo_url) -> PageContext:
         src = Path(page.file.abs_src_path).resolve() if page.file.abs_src_path else None
         found = self.pages.get(str(src))
         if found is not None:  # read once, when the book was parsed
@@ -203,7 +204,7 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
                            notebook_page=bool(found and found.notebook_page),
                            chapter_number=chapter_number(page.meta, page.title),
                            serving=self.serve is not None,
-                           error=self.broken.get(str(src)))
+                           error=self.broken.get(str(src)), repo_url=repo_url or None)
 
     def on_page_content(self, html, page, config, files):
         self.current.context = None
@@ -213,6 +214,14 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
             # screen reader should pass over the image rather than read the placeholder.
             html = html.replace(f'alt="{NO_ALT}"', 'alt=""')
         return html
+
+    def on_post_page(self, output, page, config):
+        # A link to a placeholder host (an example.com, or a template repository named "example")
+        # leads nowhere; a warning, so that a strict build fails.
+        for url in placeholder_links(output):
+            log.warning(f"{page.file.src_uri}: links a placeholder address, {url}: set the "
+                        "book's real one (repo_url and site_url in mkdocs.yml) or remove it")
+        return output
 
     def on_serve(self, server, config, builder):
         return self.serve.watch(server, self.book)

@@ -43,7 +43,7 @@ def page_context(md) -> PageContext | None:
     return PageContext(root, book.snippets_root, context.page.path, context.page.url, shown,
                        source, doc, record,
                        notebook=chapter is not None and book.has_notebook(chapter),
-                       html_links_from_source=True,
+                       html_links_from_source=True, repo_url=_repo_url(context.config),
                        chapter_number=chapter_number(context.page.meta, context.page.title))
 
 
@@ -74,3 +74,12 @@ def check_prepared(book: Book, chapter: Chapter, record: Record) -> None:
         if not path.is_file():
             raise PageError(chapter.shown, chapter.steps[0].line,
                             f"{os.path.relpath(path, book.root)} is missing; {PREPARE}")
+
+
+def _repo_url(config) -> str | None:
+    """The book's repository as Zensical read it from mkdocs.yml (None: it names none)."""
+    try:
+        url = config.get("repo_url")
+    except AttributeError:
+        return None
+    return str(url).strip() or None if url else None

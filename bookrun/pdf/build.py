@@ -147,7 +147,8 @@ def finalize(pdf: bytes, title: str) -> bytes:
     return final.getvalue()
 
 
-def main(argv: list[str], root: Path) -> int:
+def main(argv: list[str], root: Path, build_site=None) -> int:
+    """`build_site(site)`, when given, builds the site into SITE first if it has none."""
     import argparse
     import sys
 
@@ -165,6 +166,9 @@ def main(argv: list[str], root: Path) -> int:
                     help=f"the browser that prints (default: $BOOKRUN_CHROMIUM, else {CHROMIUM})")
     args = ap.parse_args(argv)
     try:
+        if build_site is not None and not (args.site / "index.html").is_file():
+            print(f"bookrun: {args.site} has no built site: building it first", file=sys.stderr)
+            build_site(args.site)
         done = build_pdf(args.site, args.config, args.output, args.paper, args.chromium)
     except PrintError as exc:
         print(f"bookrun: error: {exc}", file=sys.stderr)

@@ -24,7 +24,7 @@ from bookrun.parse.controls import script_url
 from bookrun.model.page import Chapter, PageError
 from bookrun.parse.chapter import ChapterDoc
 from bookrun.store.records import Record
-from bookrun.render.links import PageLinks
+from bookrun.render.links import PageLinks, colab_url, expand_book_lines
 from bookrun.render.page import render_page
 from bookrun.model.text import visible
 
@@ -53,6 +53,9 @@ class PageContext:
     # a Markdown link; MkDocs leaves raw HTML alone, so there it is relative to the URL.
     html_links_from_source: bool = False
     chapter_number: str | None = None  # "3" numbers its figures 3.1, 3.2, ...
+    # The book's repository (MkDocs' `repo_url`; None: it names none): the Colab button
+    # and the clone command are derived from it.
+    repo_url: str | None = None
     serving: bool = False  # under serve a page error is shown on the page, not raised
     error: str | None = None  # the page itself is broken (serve shows this on the page)
 
@@ -76,7 +79,7 @@ def site_root(hint: PageContext) -> str:
     return "" if folder == "." else posixpath.relpath(".", folder) + "/"
 
 
-def notebook_links(chapter: str, hint: PageContext, colab_base: str) -> str:
+def notebook_links(chapter: str, hint: PageContext) -> str:
     """Buttons under the title: the notebook as a page (MkDocs only), the .ipynb, Colab."""
     here = posixpath.dirname(hint.src_uri) or "."
     page_dir = served_dir(hint)
@@ -90,9 +93,9 @@ def notebook_links(chapter: str, hint: PageContext, colab_base: str) -> str:
     href = posixpath.relpath(ipynb, page_dir or ".")
     links.append(f'<a class="md-button" download href="{href}">'
                  ":material-download: Download .ipynb</a>")
-    if colab_base:
-        links.append(f"[:simple-googlecolab: Open in Colab]({colab_base}/{ipynb})"
-                     "{ .md-button }")
+    colab = colab_url(hint.repo_url, ipynb)
+    if colab:  # the book's repository is on GitHub: Colab opens its published notebook
+        links.append(f"[:simple-googlecolab: Open in Colab]({colab}){{ .md-button }}")
     return " ".join(links)
 
 
@@ -124,7 +127,10 @@ class BookrunPreprocessor(Preprocessor):
             if context is None and any("@run" in ln for ln in lines):
                 raise PageError("(unknown page)", 1, "bookrun.extension does not know which "
                                 "page it renders: under MkDocs, list the bookrun plugin too")
-            return lines
+            if context is None:
+                return lines
+            pdf = PageLinks(context.src_uri, root=site_root(context), has_pdf=self.config.pdf).pdf
+            return expand_book_lines("\n".join(lines), context.repo_url, pdf).split("\n")
         try:
             if context.error is not None:
                 raise PageError(context.shown, 0, context.error)
@@ -141,13 +147,16 @@ class BookrunPreprocessor(Preprocessor):
         chapter = context.chapter
         buttons = ""
         if context.record is not None and context.notebook:
-            buttons = notebook_links(chapter.name, context, self.config.colab_base)
+            buttons = notebook_links(chapter.name, context)
         links = PageLinks(context.src_uri, buttons, site_root(context),
-                          script_url(context.src_uri, context.url, context.html_links_from_source))
+                          script_url(context.src_uri, context.url, context.html_links_from_source),
+                          has_pdf=self.config.pdf)
         code = lambda rel: (context.snippets_root / rel).read_text(encoding="utf-8")  # noqa: E731
         out = render_page(context.doc, context.record, code, links, self.config,
                           chapter_number=context.chapter_number, text=text,
                           first_line=first_line(context.source, text))
+        # After the page is drawn: its bindings are placed by the lines of the source.
+        out = expand_book_lines(out, context.repo_url, links.pdf)
         if context.failure is not None:
             out = error_panel(out, context.failure)
         return out

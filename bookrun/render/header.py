@@ -103,14 +103,14 @@ def plural(n: int, word: str) -> str:
 
 
 def render_header(meta: dict, minutes: int, figures: int, interactive: int,
-                  notebook_links: str, pdf: str) -> str:
+                  notebook_links: str, pdf: str | None) -> str:
     """The header as Markdown inside one HTML block (md_in_html parses its content)."""
     facts = [meta["level"], f"about {minutes} min", plural(figures, "figure")]
     if interactive:
         facts.append(f"{interactive} interactive")
-    buttons = " ".join(b for b in (notebook_links,
-                                   f'<a class="md-button" href="{pdf}">PDF of the book</a>')
-                       if b)
+    # The PDF's button only where the build prints the PDF (a link to none is a dead end).
+    pdf_button = pdf and f'<a class="md-button" href="{pdf}">PDF of the book</a>'
+    buttons = " ".join(b for b in (notebook_links, pdf_button) if b)
     done = "\n".join(f"- {d['text'].strip()} [Check yourself](#{d['anchor']})"
                      for d in meta["done_when"])
     return "\n".join([

@@ -56,7 +56,8 @@ SNIPPET = "a = 1\nb = 2\n\nprint(a + b)\n"  # three non-blank lines
 
 def render(tmp_path: Path, front: str = FRONT, body: str = BODY,
            links: str = '<a class="md-button" download '
-                        'href="../notebooks/demo/demo.ipynb">Download .ipynb</a>') -> str:
+                        'href="../notebooks/demo/demo.ipynb">Download .ipynb</a>',
+           pdf: bool = True) -> str:
     """Render the page as the extension does: parsed from its file, and the text MkDocs
     converts (the front matter stripped) spliced."""
     docs, snippets = tmp_path / "docs", tmp_path / "snippets"
@@ -67,7 +68,8 @@ def render(tmp_path: Path, front: str = FRONT, body: str = BODY,
     page.write_text(front + body, encoding="utf-8")
     doc = parse_chapter(front + body, snippets, str(page), page)
     code = lambda rel: (snippets / rel).read_text(encoding="utf-8")  # noqa: E731
-    return render_page(doc, None, code, PageLinks("demo.md", links), BOOK_POLICY, text=body,
+    return render_page(doc, None, code, PageLinks("demo.md", links, has_pdf=pdf), BOOK_POLICY,
+                       text=body,
                        first_line=front.count("\n") + 1)
 
 
@@ -133,6 +135,12 @@ def test_text_alternatives_and_comments_are_not_read_time(tmp_path):
 def test_pdf_link_without_notebook_buttons_follows_directory_urls(tmp_path):
     out = render(tmp_path, links="")
     assert 'href="../book.pdf"' in header(out)
+
+
+def test_no_pdf_link_in_a_build_without_the_pdf(tmp_path):
+    head = header(render(tmp_path, pdf=False))
+    assert "book.pdf" not in head and "PDF of the book" not in head
+    assert 'download href="../notebooks/demo/demo.ipynb"' in head  # the other buttons stay
 
 
 def test_page_without_header_fields_is_unchanged(tmp_path):

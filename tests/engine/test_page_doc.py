@@ -86,7 +86,8 @@ def doc_of(tmp_path, text=PAGE, **kw):
 
 
 def render(doc, record=RECORD, config=BOOK_POLICY, number="4"):
-    return render_page(doc, record, CODE.__getitem__, PageLinks("demo.md", BUTTONS, "../"),
+    return render_page(doc, record, CODE.__getitem__,
+                       PageLinks("demo.md", BUTTONS, "../", has_pdf=True),
                        config, chapter_number=number)
 
 

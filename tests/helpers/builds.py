@@ -46,11 +46,17 @@ def build_fixture(tmp_path, page, snippets, extra_env=None, timeout="60",
                           env=env, capture_output=True, text=True)
 
 
+# The address the built sites are given (the book's mkdocs.yml reads BOOK_SITE_URL, which
+# publishing sets): its sitemap lists the pages under it, and it is no placeholder.
+LOCAL_SITE = "http://127.0.0.1:8000/"
+
+
 def build_frozen(project: Path, out: Path) -> Path:
     """A strict `mkdocs build` of a project from its committed records (frozen, as when
     publishing: it shows the checked records or fails); the output folder."""
     env = dict(os.environ, NO_MKDOCS_2_WARNING="1", BOOKRUN_FROZEN="true",
                PYTHONPATH=str(ROOT))
+    env.setdefault("BOOK_SITE_URL", LOCAL_SITE)
     proc = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(out)],
                           cwd=project, env=env, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, f"strict build failed:\n{proc.stdout}\n{proc.stderr}"
@@ -62,6 +68,7 @@ def zensical_build(project: Path) -> subprocess.CompletedProcess:
     project's zensical.yml when it has one, as the book does)."""
     need_zensical()
     env = dict(os.environ, PYTHONPATH=str(ROOT), NO_COLOR="1")
+    env.setdefault("BOOK_SITE_URL", LOCAL_SITE)
     config = ["-f", ZENSICAL_CONFIG] if (project / ZENSICAL_CONFIG).is_file() else []
     return subprocess.run([str(ZENSICAL), "build", "--clean", *config], cwd=project, env=env,
                           capture_output=True, text=True, timeout=600)

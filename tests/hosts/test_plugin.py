@@ -180,9 +180,9 @@ def test_the_plugins_options_are_the_config_fields_and_the_environment_wins_once
     fields = [f.name for f in dataclasses.fields(BookConfig)]
     assert [name for name, _ in BookrunConfig._schema] == fields
     assert all(option.default is None for _, option in BookrunConfig._schema)  # defaults: once
-    places = [("plugin", {"execute": True, "timeout": 60}), ("extension", {"colab_base": "x"})]
+    places = [("plugin", {"execute": True, "timeout": 60}), ("extension", {"min_alt_words": 3})]
     config = BookConfig.from_sources(places, {"BOOKRUN_EXECUTE": "false", "BOOKRUN_TIMEOUT": "9"})
-    assert (config.execute, config.timeout, config.colab_base) == (False, 9.0, "x")
+    assert (config.execute, config.timeout, config.min_alt_words) == (False, 9.0, 3)
     assert BookConfig.from_sources(places, {"BOOKRUN_TIMEOUT": " "}).timeout == 60.0  # unset
     with pytest.raises(ConfigError, match=r"^BOOKRUN_FROZEN: not true or false: 'maybe'$"):
         BookConfig.from_sources(places, {"BOOKRUN_FROZEN": "maybe"})
