@@ -367,9 +367,12 @@ def test_a_page_missing_from_the_site_is_named(tmp_path):
         combine(site, tmp_path / "mkdocs.yml")
 
 
-def test_command_without_a_built_site_fails_naming_it(tmp_path):
-    proc = subprocess.run([sys.executable, "-m", "bookrun", "pdf", "--site", str(tmp_path)],
-                          cwd=ROOT, capture_output=True, text=True, timeout=120,
+def test_command_without_a_built_site_builds_one_and_names_why_it_cannot(tmp_path):
+    """No site: `pdf` builds it first; in a folder with no book that fails, named."""
+    site = tmp_path / "site"
+    proc = subprocess.run([sys.executable, "-m", "bookrun", "pdf", "--site", str(site)],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120,
                           env=dict(os.environ, PYTHONPATH=str(ROOT)))
     assert proc.returncode == 1
-    assert f"{tmp_path / 'index.html'}: no built site here" in proc.stderr
+    assert f"{site} has no built site: building it first" in proc.stderr
+    assert "mkdocs build failed" in proc.stderr and "no site to print" in proc.stderr
