@@ -262,31 +262,29 @@ def install_time_limit(state: SessionState, deadline: float, timeout: float):
     signal.setitimer(signal.ITIMER_REAL, max(deadline - time.time(), 0.001))
 
 
-def limit_memory(gigabytes: float):
-    """The session's address space, children included: past it an allocation fails as
-    a MemoryError at the snippet's line instead of the machine swapping."""
-    size = int(gigabytes * 2**30)
-    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+def _lower_limit(kind: int, size: int) -> None:
+    """Lower a resource's soft limit to `size` (never above its hard limit)."""
+    soft, hard = resource.getrlimit(kind)
     if hard != resource.RLIM_INFINITY:
         size = min(size, hard)
     try:
-        resource.setrlimit(resource.RLIMIT_AS, (size, hard))
+        resource.setrlimit(kind, (size, hard))
     except (ValueError, OSError):
         pass  # (macOS refuses most address-space limits) the machine's own limits hold
+
+
+def limit_memory(gigabytes: float):
+    """The session's address space, children included: past it an allocation fails as
+    a MemoryError at the snippet's line instead of the machine swapping."""
+    _lower_limit(resource.RLIMIT_AS, int(gigabytes * 2**30))
 
 
 def limit_file_size(megabytes: float):
     """No file the session writes (its output files included, and what its child
     processes write) grows past the disk limit: past it a write fails (EFBIG), at the
-    snippet's line, and a child process is stopped by SIGXFSZ."""
-    size = int(megabytes * 2**20)
-    soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
-    if hard != resource.RLIM_INFINITY:
-        size = min(size, hard)
-    try:
-        resource.setrlimit(resource.RLIMIT_FSIZE, (size, hard))
-    except (ValueError, OSError):
-        pass  # the tmpfs sizes of the sandbox still bound /tmp and the home folder
+    snippet's line, and a child process is stopped by SIGXFSZ. (Where it cannot be set,
+    the sandbox's tmpfs sizes still bound /tmp and the home folder.)"""
+    _lower_limit(resource.RLIMIT_FSIZE, int(megabytes * 2**20))
 
 
 def run_snippet(path, source, namespace, capture, state):
