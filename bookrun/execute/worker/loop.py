@@ -270,7 +270,7 @@ def _lower_limit(kind: int, size: int) -> None:
     try:
         resource.setrlimit(kind, (size, hard))
     except (ValueError, OSError):
-        pass  # (macOS refuses most address-space limits) the machine's own limits hold
+        pass  # e.g. macOS refuses most address-space limits: the machine's own limits hold
 
 
 def limit_memory(gigabytes: float):
