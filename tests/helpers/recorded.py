@@ -5,12 +5,15 @@ not only on the committed record. On the machine that recorded the book the two
 are identical (the check proves it); on another CPU the platform-bound snippets
 print other digits, and their findings must still hold there.
 """
+import os
 import re
 
 from bookrun.store.book import Book, Checked
+from bookrun.store.records import load_record
 from helpers.paths import ROOT
 
 NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?")
+CHAPTER_LIMIT = 1200  # seconds; under the book layer's 1800 s per test
 DECIMAL = re.compile(r"[-+]?\d+\.\d+(?:e[-+]?\d+)?")
 
 
@@ -18,7 +21,11 @@ class FreshRuns:
     """Runs chapters fresh at most once per test session, in parallel batches."""
 
     def __init__(self):
-        self.book = Book(root=ROOT)
+        # A chapter's limit here guards against a hang, not a slow machine: ppo runs in
+        # 25 s alone but took over 300 s (the book's own limit) beside the browser tests
+        # of a full `-n auto` run on two cores. Each test still has its layer's limit.
+        self.book = Book(root=ROOT, timeout=float(os.environ.get("BOOKRUN_TIMEOUT")
+                                                  or CHAPTER_LIMIT))
         self.wanted: list[str] = []  # chapters whose test modules were imported
         self.checked = Checked([], [], {})
 
@@ -55,6 +62,14 @@ class fresh:  # noqa: N801 - used like a record: `rec = fresh("ppo")`
         if attr.startswith("_"):
             raise AttributeError(attr)
         return getattr(FRESH.record(self.name), attr)
+
+
+def shown(name):
+    """The chapter's committed record: the run its page shows. A sentence that describes
+    that run ("in this run", an Alt text) is asserted on it; a finding that must hold on
+    any CPU is asserted on `fresh(name)`. On another CPU the platform-bound snippets
+    print another run, of which the page says nothing."""
+    return load_record(name, ROOT / "snippets")
 
 
 def numbers(text, decimals_only=False):
