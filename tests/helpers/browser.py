@@ -92,6 +92,10 @@ class Tab:
             self.problems.append(f"console error: {msg.text} {where}".rstrip())
 
     def _failed(self, request):
+        # Chromium asks for the favicon on its own (resource type "other") after the
+        # load; the next navigation may abort it. No page needed it: not a problem.
+        if request.resource_type == "other" and request.failure == "net::ERR_ABORTED":
+            return
         if request.url.startswith(self.base) and request in self.mine:
             self.problems.append(f"request failed: {request.url} ({request.failure})")
 
