@@ -14,11 +14,12 @@ from pathlib import Path
 from mkdocs.config import config_options as c
 from mkdocs.config.base import Config
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import BasePlugin, get_plugin_logger
+from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority, get_plugin_logger
 from mkdocs.structure.files import File
 
 from bookrun.config import EXTENSION, BookConfig, ConfigError, places
 from bookrun.hosts import publish
+from bookrun.hosts.search_view import search_view, without_search_attributes
 from bookrun.hosts.serve import Serve, stale
 from bookrun.render.extension import (FIGURE, BookrunExtension, PageContext, chapter_number,
                                       markdown_problems)
@@ -61,6 +62,7 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
         self.book: Book | None = None
         self.pages: dict[str, publish.Published] = {}  # page file -> what its chapter has
         self.broken: dict[str, str] = {}  # serve: page file -> the error it shows
+        self.drawn: str | None = None  # the page's own HTML while the search reads its TeX
 
     # Having on_startup keeps one plugin object across the rebuilds of `mkdocs serve`.
     def on_startup(self, *, command, dirty):
@@ -214,6 +216,25 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
             # screen reader should pass over the image rather than read the placeholder.
             html = html.replace(f'alt="{NO_ALT}"', 'alt=""')
         return html
+
+    # Material's search indexes page.content in its own on_page_context (priority 0):
+    # it is handed the page with each formula as its TeX (bookrun.hosts.search_view),
+    # and the page gets its drawn formulas back before the theme renders it.
+    @event_priority(50)
+    def _search_reads_tex(self, context, *, page, config, nav):
+        self.drawn = page.content
+        if page.content:
+            page.content = search_view(page.content)
+        return context
+
+    @event_priority(-50)
+    def _page_keeps_drawn_math(self, context, *, page, config, nav):
+        if self.drawn:
+            page.content = without_search_attributes(self.drawn)
+        self.drawn = None
+        return context
+
+    on_page_context = CombinedEvent(_search_reads_tex, _page_keeps_drawn_math)
 
     def on_post_page(self, output, page, config):
         # A link to a placeholder host (an example.com, or a template repository named "example")

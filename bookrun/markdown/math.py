@@ -96,12 +96,6 @@ def render(tex: str, display: bool) -> tuple[str | None, str | None]:
     """
     out = _katex().render(tex, display)
     html = out.get("html")
-    if html is not None:
-        # The MathML (read aloud) holds the formula's text and its TeX once more: in the
-        # search index a formula read three times over ("J=∑aπ(a)R(a)J = \sum_a ..."), so
-        # the search indexes only the drawn HTML.
-        html = html.replace('<span class="katex-mathml">',
-                            '<span class="katex-mathml" data-search-exclude>')
     return html, out.get("error")
 
 

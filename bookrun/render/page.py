@@ -24,6 +24,12 @@ MARKDOWN_SPECIALS = re.compile(r"([\\`*_\[\]#])")
 ALT_SPECIALS = re.compile(r"([\\\[\]])")  # what could end an image's [alt] early
 
 
+# On a code or output block: Material's search leaves it out of the index, so a result's
+# preview is the prose around it, not a whole listing (and a search for a word in the
+# code still finds the prose that names it).
+NOT_SEARCHED = 'data-search-exclude=""'
+
+
 def fence_for(text: str) -> str:
     """A backtick fence longer than any backtick run inside the text."""
     longest = max((len(m) for m in re.findall(r"`+", text)), default=0)
@@ -88,7 +94,7 @@ def folded_drawing(code: str, indent: str) -> list[str]:
     count = sum(1 for ln in code.split("\n") if ln.strip())
     title = f"The code that draws the figure ({count} lines)"
     return ([f'{indent}??? example "{title}"', ""]
-            + fenced(code, "python", indent + "    "))
+            + fenced(code, f"{{ .python {NOT_SEARCHED} }}", indent + "    "))
 
 
 def render_step(snippet_path: str, code: str, snippet: SnippetRecord | None, figure_url,
@@ -104,7 +110,8 @@ def render_step(snippet_path: str, code: str, snippet: SnippetRecord | None, fig
     # The parse allows only safe names (bookrun.parse.names); escaped all the same, since a
     # quote would end the title and the rest would become markup.
     shown, drawing = split_drawing(code)
-    out = fenced(shown, f'python title="{html.escape(snippet_path)}"', indent)
+    out = fenced(shown, f'{{ .python title="{html.escape(snippet_path)}" {NOT_SEARCHED} }}',
+                 indent)
     if drawing:
         out += [""] + folded_drawing(drawing, indent)
     out += copy_above.placeholder(index, code, indent)
@@ -113,7 +120,8 @@ def render_step(snippet_path: str, code: str, snippet: SnippetRecord | None, fig
             # A code block escapes its content, so a printed <b> shows as text; control
             # characters are written out (safe_text), as in the notebook.
             out += [""] + fenced(visible(snippet.output),
-                                 '{ .text .bookrun-output title="Output" }', indent)
+                                 f'{{ .text .bookrun-output title="Output" {NOT_SEARCHED} }}',
+                                 indent)
         frames = {f.figure: f for f in snippet.frames}
         for fig, (number, caption, alt, inter) in zip(snippet.figures, figures, strict=True):
             out += [""] + figure_markdown(figure_url(fig.name), number, caption, alt, indent,
