@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 from pathlib import Path
 
 from mkdocs.config import config_options as c
@@ -237,6 +238,7 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
     on_page_context = CombinedEvent(_search_reads_tex, _page_keeps_drawn_math)
 
     def on_post_page(self, output, page, config):
+        output = _search_on_demand(output)
         # A link to a placeholder host (an example.com, or a template repository named "example")
         # leads nowhere; a warning, so that a strict build fails.
         for url in placeholder_links(output):
@@ -250,6 +252,20 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
     def on_shutdown(self):
         if self.serve is not None:
             self.serve.close()
+
+
+THEME_BUNDLE = re.compile(r'<script src="([^"]*)assets/javascripts/bundle\.')
+
+
+def _search_on_demand(output: str) -> str:
+    """The page with search_on_demand.js loaded just before Material's bundle (whose
+    start requests the search index), at the bundle's own relative address."""
+    found = THEME_BUNDLE.search(output)
+    if found is None:
+        return output
+    script = publish.ASSET_URL.format(publish.BEFORE_THEME[0])
+    tag = f'<script src="{found.group(1)}{script}"></script>\n'
+    return output[:found.start()] + tag + output[found.start():]
 
 
 def _is_notebook_page(page) -> bool:

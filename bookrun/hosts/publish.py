@@ -22,6 +22,8 @@ STYLESHEETS = ["bookrun.css"]  # on every page
 SCRIPTS = ["copy_above.js"]  # on every page
 # Loaded only by the pages that need it (bookrun.parse.controls.SCRIPT names its address).
 ON_DEMAND = ["frames.js"]
+# Material only: runs before its bundle (bookrun.hosts.mkdocs puts it there).
+BEFORE_THEME = ["search_on_demand.js"]
 
 
 class BuildError(Exception):
@@ -66,7 +68,7 @@ def read_code(book: Book, rel: str) -> str:
 def assets() -> dict[str, Path]:
     """Each shipped asset's address in the site, and its file in the package."""
     return {ASSET_URL.format(name): ASSET_DIR / name
-            for name in STYLESHEETS + SCRIPTS + ON_DEMAND}
+            for name in STYLESHEETS + SCRIPTS + ON_DEMAND + BEFORE_THEME}
 
 
 def write_if_changed(path: Path, data: bytes) -> bool:

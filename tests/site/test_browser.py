@@ -317,6 +317,19 @@ def index_docs(site):
     return {loc.rstrip("/").removesuffix("index.html").rstrip("/"): t for loc, t in pages.items()}
 
 
+def test_the_search_index_waits_until_the_reader_searches(desktop, site):
+    """Material asked for its whole index (about 120 kB gzipped) on every page load;
+    search_on_demand.js holds that request until the search is used, and
+    test_search_finds_each_chapter, which clicks the box, then finds every chapter."""
+    index = "search.json" if (site / "search.json").is_file() else "search/search_index.json"
+    eager = [p for p, (_, shown, _) in desktop.items()
+             if any(r.endswith(index) for r in shown["requests"])]
+    if index == "search.json":  # Zensical's own search, which bookrun does not touch
+        assert len(eager) in (0, len(desktop))
+    else:
+        assert not eager, f"pages that fetched the index on load: {eager}"
+
+
 @pytest.mark.parametrize("path", CHAPTERS)
 def test_search_finds_each_chapter(tab, desktop, index_docs, path):
     _chapter(desktop, path)
