@@ -28,7 +28,7 @@ def prepare(book: Book) -> list[str]:
         if write_if_changed(path, data):
             written.append(os.path.relpath(path, book.root))
 
-    for url, source in assets().items():
+    for url, source in assets(material=False).items():
         put(url, source.read_bytes())
     for doc in docs:
         ch = doc.chapter

@@ -65,10 +65,11 @@ def read_code(book: Book, rel: str) -> str:
     return (book.snippets_root / rel).read_text(encoding="utf-8")
 
 
-def assets() -> dict[str, Path]:
-    """Each shipped asset's address in the site, and its file in the package."""
-    return {ASSET_URL.format(name): ASSET_DIR / name
-            for name in STYLESHEETS + SCRIPTS + ON_DEMAND + BEFORE_THEME}
+def assets(material: bool = True) -> dict[str, Path]:
+    """Each shipped asset's address in the site, and its file in the package (without
+    `material`, those for any theme: Zensical's search is its own)."""
+    names = STYLESHEETS + SCRIPTS + ON_DEMAND + (BEFORE_THEME if material else [])
+    return {ASSET_URL.format(name): ASSET_DIR / name for name in names}
 
 
 def write_if_changed(path: Path, data: bytes) -> bool:
