@@ -1,0 +1,44 @@
+"""Printed lines wider than the page's output block (the `max_output_width` option).
+
+A page shows each snippet's output in a monospace block as wide as the content column;
+a longer line scrolls sideways there, and a reader skimming the page sees it cut
+mid-word. The engine cannot measure the page, so the book says how many characters its
+column holds, and a line past that is named, with the snippet and its `@run` line, when
+a chapter is built, updated or checked. It is a warning, not an error: the record is
+still right, only the page shows it badly.
+"""
+from __future__ import annotations
+
+import unicodedata
+
+from bookrun.model.page import Chapter
+from bookrun.model.text import visible
+from bookrun.store.records import Record
+
+TAB = 8  # a browser's default tab stop in a <pre> (neither Material nor bookrun sets one)
+SHOWN = 40  # characters of the widest line quoted in the warning, enough to find it
+
+
+def columns(line: str) -> int:
+    """Columns a printed line takes on the page: control characters written out as the
+    page writes them, tabs to the next stop, wide (CJK) characters counted twice."""
+    text = visible(line).expandtabs(TAB)
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def too_wide(chapter: Chapter, record: Record, limit: int, page: str,
+             snippets: str) -> list[str]:
+    """One warning per snippet of `record` that prints a line of more than `limit`
+    columns (none when `limit` is 0): the snippet's file under `snippets` (the folder as
+    the book names it), the page's `@run` line, and the widest line's start."""
+    if limit <= 0:
+        return []
+    found = []
+    for step, snippet in zip(chapter.steps, record.snippets):
+        wide = [line for line in snippet.output.splitlines() if columns(line) > limit]
+        if wide:
+            widest = max(wide, key=columns)
+            found.append(f"{page}:{step.line}: {snippets}/{step.snippet} prints "
+                         f"{len(wide)} line(s) wider than max_output_width ({limit}), the "
+                         f"widest {columns(widest)}: {visible(widest)[:SHOWN]!r}...")
+    return found
