@@ -26,6 +26,12 @@ def columns(line: str) -> int:
     return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
 
 
+def start(line: str) -> str:
+    """The line's first characters, quoted, enough to find it in the output."""
+    text = visible(line)
+    return repr(text[:SHOWN]) + ("..." if len(text) > SHOWN else "")
+
+
 def too_wide(chapter: Chapter, record: Record, limit: int, page: str,
              snippets: str) -> list[str]:
     """One warning per snippet of `record` that prints a line of more than `limit`
@@ -40,5 +46,5 @@ def too_wide(chapter: Chapter, record: Record, limit: int, page: str,
             widest = max(wide, key=columns)
             found.append(f"{page}:{step.line}: {snippets}/{step.snippet} prints "
                          f"{len(wide)} line(s) wider than max_output_width ({limit}), the "
-                         f"widest {columns(widest)}: {visible(widest)[:SHOWN]!r}...")
+                         f"widest {columns(widest)}: {start(widest)}")
     return found

@@ -4,7 +4,7 @@
 import dataclasses
 
 from bookrun.hosts.cli import main
-from bookrun.store.width import columns
+from bookrun.store.width import SHOWN, columns, start
 from helpers.books import make_book
 
 # The limit is 10 columns: "x" * 10 fits, "y" * 11 does not.
@@ -20,6 +20,11 @@ def test_columns_count_what_the_page_shows():
     assert columns("表") == 2  # a wide character takes two
 
 
+def test_a_long_line_is_quoted_by_its_start():
+    assert start("z" * SHOWN) == repr("z" * SHOWN)
+    assert start("z" * (SHOWN + 1)) == repr("z" * SHOWN) + "..."
+
+
 def test_a_build_warns_of_the_wide_snippet_only(tmp_path):
     warnings = []
     book = make_book(tmp_path, PAGE, CODE)
@@ -27,8 +32,8 @@ def test_a_build_warns_of_the_wide_snippet_only(tmp_path):
     book.warn = warnings.append
     book.build()
     assert len(warnings) == 1
-    assert warnings[0].startswith("docs/demo.md:7: snippets/demo/wide.py prints 1 line(s) "
-                                  "wider than max_output_width (10), the widest 11: 'yyy")
+    assert warnings[0] == ("docs/demo.md:7: snippets/demo/wide.py prints 1 line(s) "
+                           "wider than max_output_width (10), the widest 11: 'yyyyyyyyyyy'")
 
 
 def test_a_reused_record_warns_again(tmp_path):
