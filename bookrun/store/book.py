@@ -102,12 +102,14 @@ class Book:
                 return c
         raise SystemExit(f"no chapter named {name!r}")
 
-    def too_wide(self, chapter: Chapter, record: Record) -> list[str]:
-        """The chapter's snippets that print a line wider than the page's output block
-        (the `max_output_width` option; none when it is 0)."""
+    def too_wide(self, chapter: Chapter, record: Record, figures: Path | None = None) -> list[str]:
+        """The chapter's snippets that show a line wider than the page's output block
+        (the `max_output_width` option; none when it is 0), their frames' lines read from
+        `figures` (the committed figures unless given)."""
         return too_wide(chapter, record, self.config.max_output_width,
                         os.path.relpath(chapter.page, self.root),
-                        os.path.relpath(self.snippets_root, self.root))
+                        os.path.relpath(self.snippets_root, self.root),
+                        figures or self.figure_dir(chapter.name))
 
     def figure_dir(self, name: str) -> Path:
         """Committed beside the record, so a fresh clone builds without executing."""
@@ -245,13 +247,14 @@ class Book:
             problems, notes = compare(ch, expected, got, os.path.relpath(path, self.root),
                                       os.path.relpath(ch.page, self.root), figures)
             problems = unreadable or problems
+            wide = self.too_wide(ch, got, run.figdir)  # the fresh frames, before they go
             shutil.rmtree(run.workdir, ignore_errors=True)  # committed figures stay as they are
             problems += unexplained_numbers(ch, got, self.snippets_root,
                                             os.path.relpath(ch.page, self.root))
             verdict = ("matches its record" if not problems else
                        "has a CORRUPT record" if unreadable else "DIFFERS from its record")
             self.log(f"bookrun: {ch.name:<18} {verdict} ({time.perf_counter() - t0:.1f} s)")
-            return problems, notes, got, bool(unreadable), self.too_wide(ch, got)
+            return problems, notes, got, bool(unreadable), wide
 
         found = self._execute_all(chapters, task)
         return Checked([p for ch in chapters for p in found[ch.name][0]],

@@ -10,8 +10,10 @@ still right, only the page shows it badly.
 from __future__ import annotations
 
 import unicodedata
+from pathlib import Path
 
-from bookrun.model.page import Chapter
+from bookrun.execute.worker.frames import read_frames
+from bookrun.model.page import Chapter, SnippetRecord
 from bookrun.model.text import visible
 from bookrun.store.records import Record
 
@@ -32,16 +34,28 @@ def start(line: str) -> str:
     return repr(text[:SHOWN]) + ("..." if len(text) > SHOWN else "")
 
 
+def shown_lines(snippet: SnippetRecord, figures: Path) -> list[str]:
+    """Every line the page may show under the snippet: its output, and the line each
+    frame of its interactive figures shows in the output's place (from the frame files
+    in `figures`; one not there yet has nothing to show)."""
+    lines = snippet.output.splitlines()
+    for f in snippet.frames:
+        if (figures / f.name).is_file():
+            lines += [text for text, _ in read_frames(figures / f.name).frames]
+    return lines
+
+
 def too_wide(chapter: Chapter, record: Record, limit: int, page: str,
-             snippets: str) -> list[str]:
-    """One warning per snippet of `record` that prints a line of more than `limit`
+             snippets: str, figures: Path) -> list[str]:
+    """One warning per snippet of `record` that shows a line of more than `limit`
     columns (none when `limit` is 0): the snippet's file under `snippets` (the folder as
-    the book names it), the page's `@run` line, and the widest line's start."""
+    the book names it), the page's `@run` line, and the widest line's start. `figures`
+    holds the record's frame files."""
     if limit <= 0:
         return []
     found = []
     for step, snippet in zip(chapter.steps, record.snippets):
-        wide = [line for line in snippet.output.splitlines() if columns(line) > limit]
+        wide = [line for line in shown_lines(snippet, figures) if columns(line) > limit]
         if wide:
             widest = max(wide, key=columns)
             found.append(f"{page}:{step.line}: {snippets}/{step.snippet} prints "

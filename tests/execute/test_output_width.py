@@ -64,3 +64,45 @@ def test_check_reports_it_and_still_passes(tmp_path, capsys):
     assert ("bookrun: warning: docs/demo.md:7: snippets/demo/wide.py prints 1 line(s) wider "
             "than max_output_width (10)") in err
     assert "fits.py" not in err
+
+
+# An interactive figure: its default frame prints 5 columns, the frame at n = 2 prints 12,
+# which the page shows in the output's place when the slider moves there.
+FRAMES_PAGE = ("# Demo\n\n@run demo/bars.py\n"
+               "Figure: One bar whose height the control sets, from one to two.\n"
+               "Alt: A single bar on fixed axes, one unit high or two units high.\n"
+               "Interactive: bars\n"
+               "Control: n = 1, 2 | height\n")
+FRAMES_CODE = {"bars.py": """\
+import matplotlib.pyplot as plt
+
+
+def bars(n=1):
+    fig, ax = plt.subplots(figsize=(2, 2))
+    _ = ax.bar([0], [n])
+    ax.set_ylim(0, 3)
+    print("n" * 5 if n == 1 else "n" * 12)
+    plt.show()
+
+
+bars()
+"""}
+
+
+def test_a_frame_wider_than_the_limit_is_named(tmp_path):
+    warnings = []
+    book = make_book(tmp_path, FRAMES_PAGE, FRAMES_CODE)
+    book.config = dataclasses.replace(book.config, max_output_width=10)
+    book.warn = warnings.append
+    book.build()
+    assert warnings == ["docs/demo.md:3: snippets/demo/bars.py prints 1 line(s) wider than "
+                        "max_output_width (10), the widest 12: 'nnnnnnnnnnnn'"]
+
+
+def test_check_reads_the_fresh_runs_frames(tmp_path, capsys):
+    (tmp_path / "mkdocs.yml").write_text(OPTION.format(10))
+    make_book(tmp_path, FRAMES_PAGE, FRAMES_CODE)
+    assert main(["update"], root=tmp_path) == 0
+    capsys.readouterr()
+    assert main(["check"], root=tmp_path) == 0
+    assert "snippets/demo/bars.py prints 1 line(s) wider" in capsys.readouterr().err
