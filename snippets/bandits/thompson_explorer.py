@@ -46,8 +46,8 @@ def thompson_frame(visitors=400):
     tally = ", ".join(f"{p} {k:.0f}/{m:.0f}" for p, k, m in zip("ABC", signed, shown))
     odds = ", ".join(f"{p} {q:.3f}" for p, q in zip("ABC", chance))
     # A frame says what it shows in one line that fits the page (max_output_width);
-    # the slider names the unit of `visitors`.
-    print(f"after {visitors}: {tally}; next sees {odds}")
+    # the slider says that `visitors` counts visitors so far.
+    print(f"at {visitors}: {tally}; next sees {odds}")
     plt.show()
 
 

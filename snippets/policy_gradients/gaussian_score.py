@@ -19,4 +19,4 @@ print("score by formula:     ", np.round(gauss_score(a_, mu_, ls_), 6))
 print("score by differences: ", np.round(np.array([d_mu, d_ls]) / (2 * h), 6))
 # "log pi(mu)", not "log pi(a) at a = mu": the line fits the page (max_output_width).
 print(f"log pi(mu), sigma = 0.1: {gauss_log_prob(0.0, 0.0, np.log(0.1)):+.3f}"
-      " (a density, not a probability: it can exceed 1)")
+      " (a density, not a probability: can exceed 1)")

@@ -13,7 +13,7 @@ print("observation after 100 steps:", ", ".join(shown[:2]) + ",")
 print("   ", ", ".join(shown[2:]))
 print("the physics inside holds the same four numbers:",
       np.allclose(obs, env.unwrapped.state, atol=1e-6))
-print(f"also deciding the future, and not observed: step {env._elapsed_steps} "
+print(f"also deciding the future, unobserved: step {env._elapsed_steps} "
       f"of the {env.spec.max_episode_steps}-step time limit")
 
 # Keep only the positions (a camera still frame shows no velocities): two states
@@ -28,4 +28,4 @@ for cart_velocity in (+0.5, -0.5):
     seen = sim.state[[0, 2]]
     after = after_push[cart_velocity] = sim.step(1)[0][[0, 2]]
     print(f"cart velocity {cart_velocity:+.1f}: seen ({seen[0]:+.3f}, {seen[1]:+.3f}); "
-          f"after a push right ({after[0]:+.3f}, {after[1]:+.3f})")
+          f"pushed right ({after[0]:+.3f}, {after[1]:+.3f})")

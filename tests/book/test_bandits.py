@@ -225,7 +225,7 @@ def prob_best(signups, shown, grid=200_001):
 
 def test_thompson_figure_one_run_frame_by_frame():
     out = rec.output("thompson_explorer.py").strip()
-    m = re.fullmatch(r"after 400: A (\d+)/(\d+), B (\d+)/(\d+), C (\d+)/(\d+);"
+    m = re.fullmatch(r"at 400: A (\d+)/(\d+), B (\d+)/(\d+), C (\d+)/(\d+);"
                      r" next sees A ([\d.]+), B ([\d.]+), C ([\d.]+)", out)
     assert m, out
     signed = [int(m.group(i)) for i in (1, 3, 5)]
