@@ -88,6 +88,9 @@ class BookConfig:
                                  "outputs, values or figures accounts for.", default=False)
     min_alt_words: int = _option("Fewest words a figure's `Alt:` text may have; 0: any text "
                                  "that is not empty.", default=0)
+    max_output_width: int = _option("Widest output line, in characters; a wider one is a "
+                                    "warning naming its snippet and `@run` line. 0: off.",
+                                    default=0)
     number_figures: bool = _option("Number each chapter's figures (3.1, 3.2, ...) from its nav "
                                    "title or its `chapter:` front matter, and fail on prose that "
                                    "names a figure the chapter lacks.", default=False)

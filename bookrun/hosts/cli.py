@@ -103,6 +103,8 @@ def report(checked, count: int) -> int:
     """Print what `check` found (notes, diffs, the way out); 1 if any record differs."""
     for note in checked.notes:
         print(f"bookrun: note: {visible(note)}", file=sys.stderr)
+    for warning in checked.too_wide:  # the page shows these badly; the record is right
+        print(f"bookrun: warning: {warning}", file=sys.stderr)
     problems = checked.problems
     for p in problems:  # a diff quotes outputs: written out, never acted on
         print(visible(p) + "\n", file=sys.stderr)

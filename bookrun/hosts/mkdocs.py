@@ -94,6 +94,7 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
         self.book = Book(root=root, config=book_config, docs_dir=Path(config.docs_dir),
                          frozen=book_config.frozen)
         self.book.log = lambda msg: log.info(msg.removeprefix("bookrun: "))
+        self.book.warn = log.warning  # `mkdocs build --strict` then fails on it
         if self.serve is not None:
             self.serve.configure(self.book)
         return config

@@ -20,6 +20,7 @@ from bookrun.model.page import (Chapter, ExecutionError, FigureFile, PageError, 
                     SnippetRecord)
 from bookrun.parse.chapter import ChapterDoc, read_page
 from bookrun.store.audit import unexplained_numbers
+from bookrun.store.width import too_wide
 from bookrun.store.records import (Record, figures_path, read_if_present, read_record, record_path, release,
                      sha256, versions, write_atomic)
 from bookrun.execute import session
@@ -40,6 +41,10 @@ class Book:
     # and re-run a chapter from its first edited snippet (bookrun.execute.worker.checkpoint).
     checkpoints: Path | None = None
     log = staticmethod(lambda msg: print(msg, file=sys.stderr, flush=True))
+    # What the author should fix though the build goes on (a line too wide for the page);
+    # the MkDocs host makes it a warning, which a strict build counts.
+    warn = staticmethod(lambda msg: print(f"bookrun: warning: {msg}", file=sys.stderr,
+                                          flush=True))
 
     def __post_init__(self):
         self.root = Path(self.root)
@@ -96,6 +101,15 @@ class Book:
             if c.name == name or c.page.stem == name:
                 return c
         raise SystemExit(f"no chapter named {name!r}")
+
+    def too_wide(self, chapter: Chapter, record: Record, figures: Path | None = None) -> list[str]:
+        """The chapter's snippets that show a line wider than the page's output block
+        (the `max_output_width` option; none when it is 0), their frames' lines read from
+        `figures` (the committed figures unless given)."""
+        return too_wide(chapter, record, self.config.max_output_width,
+                        os.path.relpath(chapter.page, self.root),
+                        os.path.relpath(self.snippets_root, self.root),
+                        figures or self.figure_dir(chapter.name))
 
     def figure_dir(self, name: str) -> Path:
         """Committed beside the record, so a fresh clone builds without executing."""
@@ -210,6 +224,8 @@ class Book:
                 rec, verb = self._commit(ch, run), "executed"
                 shutil.rmtree(run.workdir, ignore_errors=True)
             self.log(f"bookrun: {ch.name:<18} {verb} in {time.perf_counter() - t0:.1f} s")
+            for warning in self.too_wide(ch, rec):  # a reused record too: the page shows it
+                self.warn(warning)
             return rec
 
         return self._execute_all(chapters, task)
@@ -231,20 +247,22 @@ class Book:
             problems, notes = compare(ch, expected, got, os.path.relpath(path, self.root),
                                       os.path.relpath(ch.page, self.root), figures)
             problems = unreadable or problems
+            wide = self.too_wide(ch, got, run.figdir)  # the fresh frames, before they go
             shutil.rmtree(run.workdir, ignore_errors=True)  # committed figures stay as they are
             problems += unexplained_numbers(ch, got, self.snippets_root,
                                             os.path.relpath(ch.page, self.root))
             verdict = ("matches its record" if not problems else
                        "has a CORRUPT record" if unreadable else "DIFFERS from its record")
             self.log(f"bookrun: {ch.name:<18} {verdict} ({time.perf_counter() - t0:.1f} s)")
-            return problems, notes, got, bool(unreadable)
+            return problems, notes, got, bool(unreadable), wide
 
         found = self._execute_all(chapters, task)
         return Checked([p for ch in chapters for p in found[ch.name][0]],
                        [n for ch in chapters for n in found[ch.name][1]],
                        {ch.name: found[ch.name][2] for ch in chapters},
                        [ch.name for ch in chapters if found[ch.name][0] and not found[ch.name][3]],
-                       [ch.name for ch in chapters if found[ch.name][3]])
+                       [ch.name for ch in chapters if found[ch.name][3]],
+                       [w for ch in chapters for w in found[ch.name][4]])
 
 
 class Interrupted(KeyboardInterrupt):
@@ -267,6 +285,8 @@ class Checked:
     fresh: dict[str, Record]  # this machine's run of each chapter (the chapter tests read it)
     differing: list[str] = field(default_factory=list)  # chapters whose outputs differ
     corrupt: list[str] = field(default_factory=list)  # chapters whose record cannot be read
+    # Lines the fresh run prints wider than the page's output block: reported, never failed.
+    too_wide: list[str] = field(default_factory=list)
 
 
 def compare(chapter: Chapter, expected: Record | None, got: Record, where: str,

@@ -7,5 +7,6 @@ for discount in (1.0, 0.999):
     before, after = r[at(SWAP), 0].mean(), (r[-1, 0] - r[at(SWAP), 0]).mean()
     last = (r[-1, 0] - r[at(HORIZON - 1_000), 0]).mean()
     drift_loss[discount] = before, after, last
-    print(f"discount {discount}: lost {before:5.1f} before the swap, "
-          f"{after:5.1f} after; {last:4.1f} in the last 1,000 visitors")
+    # Unpadded, "visitors" left to the prose: the line fits the page (max_output_width).
+    print(f"discount {discount}: lost {before:.1f} before the swap, "
+          f"{after:.1f} after; {last:.1f} in the last 1,000")

@@ -16,9 +16,11 @@ def pilot_exact(per_page, rates=RATES):
     return win
 
 exact_wrong, exact_loss = {}, {}
+# Said once, above the rows, so that each row fits the page (max_output_width).
+print("exact, for 20,000 visitors:")
 for m in (50, 300):
     win = pilot_exact(m)
     exact_wrong[m] = 1 - win[2]
     exact_loss[m] = m * GAPS.sum() + (20_000 - K * m) * win @ GAPS
-    print(f"pilot of {m:3d} per page: exact P(wrong page) {exact_wrong[m]:.1%}, "
-          f"exact expected loss at 20,000 visitors {exact_loss[m]:.1f}")
+    print(f"pilot of {m:3d} per page: P(wrong page) {exact_wrong[m]:.1%}, "
+          f"expected loss {exact_loss[m]:.1f}")

@@ -45,7 +45,9 @@ def thompson_frame(visitors=400):
     chance = chance_best(signed, shown)
     tally = ", ".join(f"{p} {k:.0f}/{m:.0f}" for p, k, m in zip("ABC", signed, shown))
     odds = ", ".join(f"{p} {q:.3f}" for p, q in zip("ABC", chance))
-    print(f"after {visitors} visitors: {tally}; next visitor sees {odds}")
+    # A frame says what it shows in one line that fits the page (max_output_width);
+    # the slider says that `visitors` counts visitors so far.
+    print(f"at {visitors}: {tally}; next sees {odds}")
     plt.show()
 
 

@@ -21,7 +21,7 @@ for v in CHECKS:
     p_best, pick, loss = stop_table[v]
     flag = "  <- under the limit" if loss < LOSS_LIMIT else ""
     print(f"{v:8d}           {p_best[0]:6.3f} {p_best[1]:6.3f} {p_best[2]:6.3f}"
-          f"      {'ABC'[pick]}  {1000 * loss:10.2f}{flag}")
+          f"      {'ABC'[pick]}  {1000 * loss:8.2f}{flag}")  # fits the page's column
 
 # The report at the first checkpoint under the limit: what was seen, what is believed
 # (posterior mean and a 95 % credible interval), and what stopping costs.

@@ -17,5 +17,6 @@ d_mu = gauss_log_prob(a_, mu_ + h, ls_) - gauss_log_prob(a_, mu_ - h, ls_)
 d_ls = gauss_log_prob(a_, mu_, ls_ + h) - gauss_log_prob(a_, mu_, ls_ - h)
 print("score by formula:     ", np.round(gauss_score(a_, mu_, ls_), 6))
 print("score by differences: ", np.round(np.array([d_mu, d_ls]) / (2 * h), 6))
-print(f"log pi(a) at a = mu, sigma = 0.1: {gauss_log_prob(0.0, 0.0, np.log(0.1)):+.3f}"
-      " (a density, not a probability: it can exceed 1)")
+# "log pi(mu)", not "log pi(a) at a = mu": the line fits the page (max_output_width).
+print(f"log pi(mu), sigma = 0.1: {gauss_log_prob(0.0, 0.0, np.log(0.1)):+.3f}"
+      " (a density, not a probability: can exceed 1)")

@@ -31,8 +31,10 @@ def delayed_reward_frame(gamma=0.9):
     _ = ax2.legend(loc="upper left")
     fig.subplots_adjust(left=0.08, right=0.98, bottom=0.16, top=0.9, wspace=0.25)
     pick = "take the 1 now" if now_value > later_value else "wait for the 10"
-    print(f"gamma = {gamma:.2f}: 1 now is worth {now_value:.3f}, 10 after five steps"
-          f" {later_value:.3f}: {pick} (crossover at {delay_crossover:.3f})")
+    # A frame says what it shows in one line that fits the page (max_output_width):
+    # the crossover, the same in every frame, is marked in the figure instead.
+    print(f"gamma = {gamma:.2f}: 1 now is worth {now_value:.3f}, 10 after 5 steps"
+          f" {later_value:.3f}: {pick}")
     plt.show()
 
 

@@ -98,9 +98,9 @@ def test_pilot_error_is_permanent_and_regret_linear(table):
     assert small[20_000][0] == max(t[20_000][0] for t in table.values())  # worst at 20,000
     # ...but only in this draw: the exact expected loss is within noise of UCB c = 2's
     exact = rec.output("pilot_exact.py")
-    assert "pilot of  50 per page: exact P(wrong page) 36.2%" in exact
-    assert "exact expected loss at 20,000 visitors 261.7" in exact
-    assert "pilot of 300 per page: exact P(wrong page) 9.8%" in exact
+    assert exact.startswith("exact, for 20,000 visitors:\n")
+    assert "pilot of  50 per page: P(wrong page) 36.2%, expected loss 261.7" in exact
+    assert "pilot of 300 per page: P(wrong page) 9.8%" in exact
     exact_50 = float(rec.value("exact_loss[50] | .1f"))
     se = float(rec.value('spread["pilot, 50 per page", 20_000] / 20 | .1f'))
     z = float(rec.value('(lost["pilot, 50 per page", 20_000] - exact_loss[50]) / '
@@ -225,8 +225,8 @@ def prob_best(signups, shown, grid=200_001):
 
 def test_thompson_figure_one_run_frame_by_frame():
     out = rec.output("thompson_explorer.py").strip()
-    m = re.fullmatch(r"after 400 visitors: A (\d+)/(\d+), B (\d+)/(\d+), C (\d+)/(\d+);"
-                     r" next visitor sees A ([\d.]+), B ([\d.]+), C ([\d.]+)", out)
+    m = re.fullmatch(r"at 400: A (\d+)/(\d+), B (\d+)/(\d+), C (\d+)/(\d+);"
+                     r" next sees A ([\d.]+), B ([\d.]+), C ([\d.]+)", out)
     assert m, out
     signed = [int(m.group(i)) for i in (1, 3, 5)]
     shown = [int(m.group(i)) for i in (2, 4, 6)]

@@ -176,7 +176,7 @@ def test_gaussian_score_matches_finite_differences():
     numeric = _after("gaussian_score.py", "score by differences:")
     assert len(formula) == 2 and formula == pytest.approx(numeric, abs=1e-5)
     # log N(mu | mu, 0.1^2) = -log 0.1 - log(2 pi) / 2 = +1.384 (exact): above zero
-    assert "log pi(a) at a = mu, sigma = 0.1: +1.384" in rec.output("gaussian_score.py")
+    assert "log pi(mu), sigma = 0.1: +1.384" in rec.output("gaussian_score.py")
 
 
 def test_gaussian_gradient_exact_and_sampled():

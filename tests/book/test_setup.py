@@ -202,7 +202,8 @@ def test_observation_versus_state_on_cart_pole():
     assert "step 100 of the 500-step time limit" in out
     assert rec.value("env.spec.max_episode_steps") == "500"
     # "the same position and angle ... after the same push they are ... apart"
-    seen = [ln.split("seen (position, angle)")[1].split(";")[0]
-            for ln in out.splitlines() if "seen (position, angle)" in ln]
+    assert "what a camera still frame sees, (position, angle):" in out
+    seen = [ln.split(": seen ")[1].split(";")[0]
+            for ln in out.splitlines() if ": seen (" in ln]
     assert len(seen) == 2 and seen[0] == seen[1]
     assert float(rec.value("after_push[0.5][0] - after_push[-0.5][0] | .3f")) > 0.01

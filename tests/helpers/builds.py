@@ -41,7 +41,10 @@ def build_fixture(tmp_path, page, snippets, extra_env=None, timeout="60",
     folder.mkdir(parents=True, exist_ok=True)
     for name, code in snippets.items():
         (folder / name).write_text(code)
-    env = dict(os.environ, NO_MKDOCS_2_WARNING="1", **(extra_env or {}))
+    # PYTHONPATH: this checkout's bookrun, not the one the shared virtualenv installed
+    # (the build runs in the fixture's folder, where `import bookrun` would find that).
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1", PYTHONPATH=str(ROOT))
+    env.update(extra_env or {})  # a test may set its own PYTHONPATH
     return subprocess.run([sys.executable, "-m", "mkdocs", "build", "-d", "site"], cwd=tmp_path,
                           env=env, capture_output=True, text=True)
 
