@@ -133,7 +133,7 @@ def test_output_and_bound_values_are_escaped(tmp_path):
     rec = book.build()["demo"]
     md = render_book_page(book, rec)
     # The output sits in a fence longer than any backtick run it contains.
-    assert "```` { .text .bookrun-output title=\"Output\" }\n<b>bold</b> ```\n````" in md
+    assert "```` { .text .bookrun-output title=\"Output\" data-search-exclude=\"\" }\n<b>bold</b> ```\n````" in md
     assert "Name: &lt;b&gt;\\*x\\*&lt;/b&gt;" in md
 
 
