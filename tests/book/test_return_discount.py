@@ -245,8 +245,9 @@ def test_delayed_reward_figure_crossover_and_default_frame():
     assert rec.output("delayed_reward_explorer.py").strip() == (
         f"gamma = 0.90: 1 now is worth 1.000, 10 after 5 steps {10 * 0.9**5:.3f}:"
         " wait for the 10")
-    # the control's grid (0 to 0.98 step 0.02) flips the choice exactly once
-    grid = [i / 50 for i in range(50)]
+    # the control's grid (0 to 0.99 step 0.01, so 0.99 itself is a frame) flips the
+    # choice exactly once, between 0.63 and 0.64, either side of the crossover
+    grid = [i / 100 for i in range(100)]
     flips = [g for a, g in zip(grid, grid[1:]) if (10 * a**5 > 1) != (10 * g**5 > 1)]
     assert flips == [0.64]
     assert rec.value("0.2 ** (1 / 5) | .3f") == "0.725"   # worth twice the point
