@@ -142,9 +142,10 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
         src_dir = self.book.cache / "generated"
         uri = f"notebooks/{chapter.name}.ipynb"
         if failure is None:
-            text = (self.serve.notebook(self.book, chapter, record, doc.title)
+            site_url = config.site_url or None  # where the notebook's links lead
+            text = (self.serve.notebook(self.book, doc, record, site_url)
                     if self.serve is not None
-                    else publish.notebook_text(self.book, chapter, record, doc.title))
+                    else publish.notebook_text(self.book, doc, record, site_url))
             publish.write_if_changed(src_dir / uri, text.encode())
         elif not (src_dir / uri).is_file():  # a failing chapter keeps its last notebook
             return False
