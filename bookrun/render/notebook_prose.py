@@ -21,7 +21,9 @@ ADMONITION = re.compile(r'^(?P<indent>[ \t]*)(?P<mark>\?\?\?\+?|!!!)[ \t]+(?P<ki
                         r'(?:[ \t]+"(?P<title>[^"]*)")?[ \t]*$')
 BOOK_COMMENT = re.compile(r"<!--\s*bookrun:.*?-->")
 BOOK_LINE = re.compile(r"^[ \t]*@(?:clone|pdf)[ \t]*$")  # bookrun.render.links.BOOK_LINE
-LINK = re.compile(r"(?<!!)(?P<text>\[[^\]]*\])\((?P<target>[^)\s]+)\)")
+# A link's end, `](target)`: its text may have begun on an earlier line. An image's
+# source is rewritten too, since a notebook in Colab has no neighbouring files either.
+LINK = re.compile(r"\]\((?P<target>[^)\s]+)\)")
 HEADING = re.compile(r"^(?P<marks>#{1,6})[ \t]")
 SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
 
@@ -60,8 +62,7 @@ class SiteLinks:
 
     def rewrite(self, line: str) -> str:
         """Every Markdown link of a prose line, outside inline code, made absolute."""
-        return sub_outside_code(LINK, lambda m: f"{m.group('text')}"
-                                f"({self.absolute(m.group('target'))})", line)
+        return sub_outside_code(LINK, lambda m: f"]({self.absolute(m.group('target'))})", line)
 
 
 def prose_line(line: str, links: SiteLinks) -> str | None:
