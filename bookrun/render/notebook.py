@@ -73,65 +73,72 @@ class _Walk:
         self.out: list = []
         self.markdown: list[str] = []
         self.exercises = 0
+        self.steps = {step.line: n for n, step in enumerate(doc.chapter.steps)}
+        self.answers = {a.line: a for a in doc.answers}
+        self.boxes: list = []  # the admonitions open at this line, outermost first
+        self.level = 1  # of the last heading outside a box
+        self.skip_to = 0  # the last line of a step's `Figure:`/`Alt:` block
 
     def cells(self) -> list:
-        doc, lines = self.doc, self.doc.text.splitlines()
-        steps = {step.line: n for n, step in enumerate(doc.chapter.steps)}
-        answers = {a.line: a for a in doc.answers}
-        code_lines = set(steps) | set(answers)
-        boxes, level, skip_to = [], 1, 0
-        if not doc.title_line:
+        if not self.doc.title_line:
             self.about()
-        for number, line, in_code in iter_prose_lines(doc.text):
-            if number < doc.body_line or number <= skip_to:
-                continue
-            while line.strip() and boxes and indent_of(line) <= boxes[-1].indent:
-                self.markdown += boxes.pop().closing
-            if number in steps:
-                self.flush()
-                self.step(steps[number])
-                skip_to = doc.chapter.steps[steps[number]].end
-                continue
-            if number in answers:
-                self.exercise(answers[number])
-                continue
-            text = dedent(line, boxes[-1].body if boxes else 0)
-            m = None if in_code else ADMONITION.match(line)
-            if m:
-                end = box_end(lines, number - 1, indent_of(line)) + 1  # its first line after
-                holds_cells = any(number < at < end for at in code_lines)
-                if holds_cells:
-                    self.flush()
-                title, box = admonition_lines(m, holds_cells, level)
-                self.markdown += title
-                boxes.append(box)
-                continue
-            if in_code:
-                self.markdown.append(text)
-                continue
-            level = self.prose(text, number, level, boxes)
-        while boxes:
-            self.markdown += boxes.pop().closing
+        for number, line, in_code in iter_prose_lines(self.doc.text):
+            if number >= self.doc.body_line and number > self.skip_to:
+                self.line(number, line, in_code)
+        self.close_boxes(-1)
         self.flush()
         return self.out
 
-    def prose(self, text: str, number: int, level: int, boxes) -> int:
-        """One line of prose; a heading outside a box starts a cell. The heading level
-        the line leaves (a box holding code becomes a heading one under it)."""
+    def line(self, number: int, line: str, in_code: bool) -> None:
+        if line.strip():
+            self.close_boxes(indent_of(line))
+        m = None if in_code else ADMONITION.match(line)
+        if number in self.steps:
+            self.flush()
+            self.step(self.steps[number])
+            self.skip_to = self.doc.chapter.steps[self.steps[number]].end
+        elif number in self.answers:
+            self.exercise(self.answers[number])
+        elif m:
+            self.open_box(m, number)
+        else:
+            text = dedent(line, self.boxes[-1].body if self.boxes else 0)
+            if in_code:
+                self.markdown.append(text)
+            else:
+                self.prose(text, number)
+
+    def open_box(self, m, number: int) -> None:
+        """An admonition's title; one holding a code cell starts a cell of its own."""
+        lines = self.doc.text.splitlines()
+        end = box_end(lines, number - 1, indent_of(m.group())) + 1  # its first line after
+        holds_cells = any(number < at < end for at in [*self.steps, *self.answers])
+        if holds_cells:
+            self.flush()
+        title, box = admonition_lines(m, holds_cells, self.level)
+        self.markdown += title
+        self.boxes.append(box)
+
+    def close_boxes(self, indent: int) -> None:
+        """Close the admonitions a line indented `indent` is not inside (-1: all)."""
+        while self.boxes and indent <= self.boxes[-1].indent:
+            self.markdown += self.boxes.pop().closing
+
+    def prose(self, text: str, number: int) -> None:
+        """One line of prose; a heading outside a box starts a cell."""
         if number in self.doc.fills:
             text = self.fill(text, number)
         shown = prose_line(text, self.links)
         if shown is None:
-            return level
-        heading = None if boxes else HEADING.match(shown)
+            return
+        heading = None if self.boxes else HEADING.match(shown)
         if heading:
             self.flush()
-            level = len(heading.group("marks"))
+            self.level = len(heading.group("marks"))
         self.markdown.append(shown)
         if number == self.doc.title_line:
             self.flush()
             self.about()
-        return level
 
     def fill(self, text: str, number: int) -> str:
         """The line's `{{ }}` filled as the page fills them, from the step they follow."""
