@@ -20,6 +20,7 @@ from mkdocs.structure.files import File
 from bookrun.config import EXTENSION, BookConfig, ConfigError, places
 from bookrun.hosts import publish
 from bookrun.hosts.serve import Serve, stale
+from bookrun.markdown.math import MathError, draw_math_in_html
 from bookrun.render.extension import (FIGURE, BookrunExtension, PageContext, chapter_number,
                                       markdown_problems)
 from bookrun.render.links import placeholder_links
@@ -214,6 +215,12 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
             # chapter's figures are described in the cell under them (notebook.py), so a
             # screen reader should pass over the image rather than read the placeholder.
             html = html.replace(f'alt="{NO_ALT}"', 'alt=""')
+            # The notebook carries the chapter's prose: its TeX drawn as the chapter's
+            # is, since the site loads no math script.
+            try:
+                html = draw_math_in_html(html, page.file.src_uri)
+            except MathError as exc:
+                raise PluginError(f"bookrun: {exc}") from None
         return html
 
     def on_post_page(self, output, page, config):

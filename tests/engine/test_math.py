@@ -80,6 +80,19 @@ FENCES = {"pymdownx.superfences": {"custom_fences": [
     {"name": "mermaid", "class": "mermaid", "format": diagrams.fence_format}]}}
 
 
+def test_math_left_as_text_in_a_notebook_page_is_drawn_outside_code():
+    page = ("<p>Past $1 \\pm \\varepsilon.$ and $\\gamma = $ 0.9; costs $5 and $10.</p>\n"
+            "<p>$$\na &lt; b\n$$</p><pre>print('$x$')</pre><code>$y$</code>"
+            "<script>inlineMath: [['$','$']]</script>")
+    drawn = bmath.draw_math_in_html(page, "notebooks/demo.ipynb")
+    assert drawn.count('class="katex"') == 3 and drawn.count('class="katex-display"') == 1
+    assert "costs $5 and $10." in drawn and "<mo>&lt;</mo>" in drawn  # unescaped, then drawn
+    assert drawn.endswith("<pre>print('$x$')</pre><code>$y$</code>"
+                          "<script>inlineMath: [['$','$']]</script>")
+    with pytest.raises(bmath.MathError, match=r"^notebooks/demo.ipynb: KaTeX cannot draw"):
+        bmath.draw_math_in_html("<p>$\\frac{1}$</p>", "notebooks/demo.ipynb")
+
+
 def test_every_diagram_of_the_book_is_in_the_committed_cache():
     """A fresh clone builds without a browser: each mermaid fence has its SVG committed."""
     missing = []
