@@ -20,6 +20,7 @@ from mkdocs.structure.files import File
 from bookrun.config import EXTENSION, BookConfig, ConfigError, places
 from bookrun.hosts import publish
 from bookrun.hosts.serve import Serve, stale
+from bookrun.markdown.diagrams import DiagramError, draw_diagrams_in_html
 from bookrun.markdown.math import MathError, draw_math_in_html
 from bookrun.render.extension import (FIGURE, BookrunExtension, PageContext, chapter_number,
                                       markdown_problems)
@@ -215,13 +216,22 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
             # chapter's figures are described in the cell under them (notebook.py), so a
             # screen reader should pass over the image rather than read the placeholder.
             html = html.replace(f'alt="{NO_ALT}"', 'alt=""')
-            # The notebook carries the chapter's prose: its TeX drawn as the chapter's
-            # is, since the site loads no math script.
-            try:
-                html = draw_math_in_html(html, page.file.src_uri)
-            except MathError as exc:
-                raise PluginError(f"bookrun: {exc}") from None
+            html = self._draw_notebook_prose(html, page.file.src_uri, config)
         return html
+
+    @staticmethod
+    def _draw_notebook_prose(html, shown: str, config) -> str:
+        """The notebook carries the chapter's prose: its TeX and mermaid drawn as the
+        chapter's are, since the site loads no math or diagram script (nbconvert left
+        them for MathJax and mermaid.js, fetched from other hosts)."""
+        # Where the diagrams extension reads its cache: relative to the build's folder.
+        cache = (config.mdx_configs.get("bookrun.markdown.diagrams") or {}).get(
+            "cache_dir", "diagrams")
+        try:
+            html = draw_diagrams_in_html(html, Path(cache), shown)
+            return draw_math_in_html(html, shown)
+        except (MathError, DiagramError) as exc:
+            raise PluginError(f"bookrun: {exc}") from None
 
     def on_post_page(self, output, page, config):
         # A link to a placeholder host (an example.com, or a template repository named "example")
