@@ -119,6 +119,17 @@ def test_a_cached_diagram_is_inlined_with_its_description(tmp_path):
     assert 'class="mermaid"' not in html
 
 
+def test_a_diagram_left_for_mermaid_js_in_a_notebook_page_is_inlined_from_the_cache(tmp_path):
+    source = "flowchart LR\n  A --> B\n"
+    svg = "<svg><desc>Diagram, arrows: A to B.</desc></svg>\n"
+    (tmp_path / f"{diagrams.cache_key(source)}.svg").write_text(svg, encoding="utf-8")
+    page = ('<p>Before.</p><div class="jp-Mermaid"><pre class="mermaid">flowchart LR\n'
+            '  A --&gt; B\n</pre></div><p>After.</p>')  # as nbconvert writes a fence
+    drawn = diagrams.draw_diagrams_in_html(page, tmp_path, "notebooks/demo.ipynb")
+    assert drawn.startswith('<p>Before.</p><div class="bookrun-diagram"')
+    assert drawn.endswith(f"{svg}</div><p>After.</p>") and "mermaid" not in drawn
+
+
 def test_a_missing_diagram_without_a_browser_names_page_and_line(tmp_path, monkeypatch):
     monkeypatch.setattr(diagrams, "CHROMIUM", tmp_path / "no-chromium")
     text = "# T\n\nText.\n\n```mermaid\nflowchart LR\n  A --> B\n```\n"
