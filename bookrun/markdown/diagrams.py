@@ -33,6 +33,7 @@ from pathlib import Path
 from markdown import Extension
 from pymdownx.superfences import SuperFencesException
 
+from bookrun.markdown import reach
 from bookrun.markdown.where import Failure, remember_source, where
 
 MERMAID_JS = Path(__file__).resolve().parent / "vendor" / "mermaid" / "mermaid.min.js"
@@ -213,5 +214,6 @@ def draw_diagrams_in_html(page_html: str, cache_dir: Path, shown: str) -> str:
     def draw(m: re.Match) -> str:
         source = html.unescape(m.group("source") if m.group("source") is not None
                                else m.group("bare"))
-        return fence_format(source, "mermaid", "mermaid", {}, md)
+        # Focusable, as `reach` makes it on a Markdown page: a wide diagram scrolls.
+        return reach.mark(fence_format(source, "mermaid", "mermaid", {}, md))
     return HTML_MERMAID.sub(draw, page_html)

@@ -126,7 +126,7 @@ def test_a_diagram_left_for_mermaid_js_in_a_notebook_page_is_inlined_from_the_ca
     page = ('<p>Before.</p><div class="jp-Mermaid"><pre class="mermaid">flowchart LR\n'
             '  A --&gt; B\n</pre></div><p>After.</p>')  # as nbconvert writes a fence
     drawn = diagrams.draw_diagrams_in_html(page, tmp_path, "notebooks/demo.ipynb")
-    assert drawn.startswith('<p>Before.</p><div class="bookrun-diagram"')
+    assert drawn.startswith('<p>Before.</p><div class="bookrun-diagram" tabindex="0"')
     assert drawn.endswith(f"{svg}</div><p>After.</p>") and "mermaid" not in drawn
 
 
