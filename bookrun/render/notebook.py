@@ -190,8 +190,7 @@ class _Walk:
         self.exercises += 1
         ident = f"exercise-{self.exercises}"
         reader = ["# Your answer: replace each ... with your value, then run the next cell."]
-        reader += [f"{a.name} = ...  # checked as format({a.name}, {a.binding.spec!r})"
-                   for a in group]
+        reader += [f"{a.name} = ...  # checked as {shown_as(a)}" for a in group]
         self.out.append(new_code_cell("\n".join(reader), id=ident))
         calls = [f"check_answer({a.name!r}, {a.binding.spec!r}, "
                  f"{answer_digest(a.name, self.recorded(a))!r})" for a in group]
@@ -207,6 +206,12 @@ class _Walk:
                             f"{{{{ {answer.binding.body} }}}} has no value after "
                             f"snippets/{step.snippet} in the record: run python -m bookrun update")
         return values[answer.binding.body]
+
+
+def shown_as(answer) -> str:
+    """How the check formats the reader's value: as the page formats the book's."""
+    spec = answer.binding.spec
+    return f"format({answer.name}, {spec!r})" if spec else f"str({answer.name})"
 
 
 def header_markdown(meta: dict, links: SiteLinks) -> str:
