@@ -22,6 +22,8 @@ from bookrun.config import EXTENSION, BookConfig, ConfigError, places
 from bookrun.hosts import publish
 from bookrun.hosts.search_view import search_view, without_search_attributes
 from bookrun.hosts.serve import Serve, stale
+from bookrun.markdown.diagrams import DiagramError, draw_diagrams_in_html
+from bookrun.markdown.math import MathError, draw_math_in_html
 from bookrun.render.extension import (FIGURE, BookrunExtension, PageContext, chapter_number,
                                       markdown_problems)
 from bookrun.render.links import placeholder_links
@@ -146,9 +148,10 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
         src_dir = self.book.cache / "generated"
         uri = f"notebooks/{chapter.name}.ipynb"
         if failure is None:
-            text = (self.serve.notebook(self.book, chapter, record, doc.title)
+            site_url = config.site_url or None  # where the notebook's links lead
+            text = (self.serve.notebook(self.book, doc, record, site_url)
                     if self.serve is not None
-                    else publish.notebook_text(self.book, chapter, record, doc.title))
+                    else publish.notebook_text(self.book, doc, record, site_url))
             publish.write_if_changed(src_dir / uri, text.encode())
         elif not (src_dir / uri).is_file():  # a failing chapter keeps its last notebook
             return False
@@ -217,6 +220,7 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
             # chapter's figures are described in the cell under them (notebook.py), so a
             # screen reader should pass over the image rather than read the placeholder.
             html = html.replace(f'alt="{NO_ALT}"', 'alt=""')
+            html = self._draw_notebook_prose(html, page.file.src_uri, config)
         return html
 
     # Material's search indexes page.content in its own on_page_context (priority 0):
@@ -237,6 +241,20 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
         return context
 
     on_page_context = CombinedEvent(_search_reads_tex, _page_keeps_drawn_math)
+
+    @staticmethod
+    def _draw_notebook_prose(html, shown: str, config) -> str:
+        """The notebook carries the chapter's prose: its TeX and mermaid drawn as the
+        chapter's are, since the site loads no math or diagram script (nbconvert left
+        them for MathJax and mermaid.js, fetched from other hosts)."""
+        # Where the diagrams extension reads its cache: relative to the build's folder.
+        cache = (config.mdx_configs.get("bookrun.markdown.diagrams") or {}).get(
+            "cache_dir", "diagrams")
+        try:
+            html = draw_diagrams_in_html(html, Path(cache), shown)
+            return draw_math_in_html(html, shown)
+        except (MathError, DiagramError) as exc:
+            raise PluginError(f"bookrun: {exc}") from None
 
     def on_post_page(self, output, page, config):
         output = _search_on_demand(output)

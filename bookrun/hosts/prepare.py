@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 
+from bookrun.config import read_site_config
 from bookrun.hosts.publish import assets, notebook_text, write_if_changed
 from bookrun.render.extension import FIGURE, NOTEBOOK
 from bookrun.store.book import Book
@@ -21,6 +22,7 @@ def prepare(book: Book) -> list[str]:
     """Execute stale chapters (like a build), then publish; the paths rewritten."""
     docs = book.documents()
     records = book.build([d.chapter for d in docs])
+    site_url = read_site_config(book.root).get("site_url")  # the notebooks' links lead there
     written = []
 
     def put(rel: str, data: bytes) -> None:
@@ -43,5 +45,5 @@ def prepare(book: Book) -> list[str]:
             if old.name not in names:
                 old.unlink()
                 written.append(os.path.relpath(old, book.root))
-        put(NOTEBOOK.format(ch.name), notebook_text(book, ch, rec, doc.title).encode())
+        put(NOTEBOOK.format(ch.name), notebook_text(book, doc, rec, site_url).encode())
     return written

@@ -6,6 +6,7 @@ into the docs folder for Zensical, which loads no plugin. Both publish them at t
 addresses, so a page links them the same way under either generator."""
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -13,6 +14,7 @@ from bookrun.model.page import Chapter, ExecutionError, PageError
 from bookrun.parse.chapter import ChapterDoc
 from bookrun.model.text import visible
 from bookrun.render.notebook import chapter_notebook
+from bookrun.render.notebook_prose import SiteLinks
 from bookrun.store.book import Book
 from bookrun.store.records import Record, write_atomic
 
@@ -55,10 +57,13 @@ def build(book: Book, execute: bool = True) -> tuple[list[ChapterDoc], dict[str,
         raise BuildError(visible(str(exc))) from None
 
 
-def notebook_text(book: Book, chapter: Chapter, record: Record, title: str) -> str:
-    """The chapter's notebook, from its record and code, under the page's title."""
-    return chapter_notebook(chapter, record, lambda rel: read_code(book, rel),
-                            book.figure_dir(chapter.name), title)
+def notebook_text(book: Book, doc: ChapterDoc, record: Record,
+                  site_url: str | None = None) -> str:
+    """The chapter's notebook, from its page, record and code; its links to other pages
+    lead to the published book at `site_url` (relative without one)."""
+    src = Path(os.path.relpath(doc.chapter.page, book.docs_dir)).as_posix()
+    return chapter_notebook(doc, record, lambda rel: read_code(book, rel),
+                            book.figure_dir(doc.chapter.name), SiteLinks(src, site_url))
 
 
 def read_code(book: Book, rel: str) -> str:

@@ -110,12 +110,14 @@ class Serve:
                 os.utime(page.abs_dest_path, (0, 0))
         self.shown[chapter.name] = now
 
-    def notebook(self, book: Book, chapter, record, title: str) -> str:
-        """The chapter's notebook text, rebuilt only when its inputs change."""
-        key = _digest([record.to_json(), title]
+    def notebook(self, book: Book, doc, record, site_url: str | None) -> str:
+        """The chapter's notebook text, rebuilt only when its inputs change (the page's
+        text is one: the notebook carries its prose)."""
+        chapter = doc.chapter
+        key = _digest([record.to_json(), doc.text, site_url or ""]
                       + [read_code(book, s.snippet) for s in chapter.steps])
         if self.notebooks.get(chapter.name, (None,))[0] != key:
-            self.notebooks[chapter.name] = (key, notebook_text(book, chapter, record, title))
+            self.notebooks[chapter.name] = (key, notebook_text(book, doc, record, site_url))
         return self.notebooks[chapter.name][1]
 
     def reuse_render(self, page, files, book: Book, published: Published | None) -> None:

@@ -27,11 +27,13 @@ import json
 import os
 import re
 import threading
+from types import SimpleNamespace
 from pathlib import Path
 
 from markdown import Extension
 from pymdownx.superfences import SuperFencesException
 
+from bookrun.markdown import reach
 from bookrun.markdown.where import Failure, remember_source, where
 
 MERMAID_JS = Path(__file__).resolve().parent / "vendor" / "mermaid" / "mermaid.min.js"
@@ -196,3 +198,22 @@ def fence_format(source, language, class_name, options, md, **kwargs):
 
 def makeExtension(**kwargs):
     return DiagramExtension(**kwargs)
+
+
+# A mermaid fence that another converter left for a script to draw (nbconvert, in a
+# notebook page): its source, HTML-escaped, in <pre class="mermaid">.
+HTML_MERMAID = re.compile(r'<div class="jp-Mermaid">\s*<pre class="mermaid">(?P<source>.*?)'
+                          r'</pre>\s*</div>|<pre class="mermaid">(?P<bare>.*?)</pre>', re.S)
+
+
+def draw_diagrams_in_html(page_html: str, cache_dir: Path, shown: str) -> str:
+    """Every mermaid block of an HTML page drawn as the Markdown pages draw it, so the
+    page fetches no mermaid script; errors name `shown`."""
+    md = SimpleNamespace(bookrun_diagrams=cache_dir, bookrun_page=(shown, ""))
+
+    def draw(m: re.Match) -> str:
+        source = html.unescape(m.group("source") if m.group("source") is not None
+                               else m.group("bare"))
+        # Focusable, as `reach` makes it on a Markdown page: a wide diagram scrolls.
+        return reach.mark(fence_format(source, "mermaid", "mermaid", {}, md))
+    return HTML_MERMAID.sub(draw, page_html)

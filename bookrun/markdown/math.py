@@ -14,7 +14,9 @@ any host that runs Python-Markdown extensions.
 from __future__ import annotations
 
 import atexit
+import html as html_module
 import json
+import re
 import threading
 import sys
 import xml.etree.ElementTree as etree
@@ -164,3 +166,35 @@ class MathExtension(arithmatex.ArithmatexExtension):
 
 def makeExtension(**kwargs):
     return MathExtension(**kwargs)
+
+
+# -- math in HTML that another converter wrote (a notebook page) --------------------------
+# nbconvert leaves a Markdown cell's TeX as text for MathJax, which this book does not
+# load. Text outside tags and outside code, scripts and styles is searched; an inline
+# `$` opens before a non-space and does not close before a digit (so "$5 and $10" is
+# prose), as arithmatex reads the chapter's Markdown.
+HTML_SKIP = re.compile(r"<(pre|code|script|style|textarea)\b.*?</\1\s*>|<[^>]*>", re.S | re.I)
+HTML_MATH = re.compile(r"\$\$(?P<block>.+?)\$\$"
+                       r"|(?<![\\$])\$(?P<inline>[^\s$][^$]*?)(?<!\\)\$(?!\d)", re.S)
+
+
+def draw_math_in_html(page_html: str, shown: str) -> str:
+    """Every `$…$` and `$$…$$` in the text of an HTML page drawn by KaTeX, as the
+    Markdown pages draw it; a formula KaTeX cannot draw raises MathError naming `shown`."""
+    out, at = [], 0
+    for m in HTML_SKIP.finditer(page_html):
+        out += [_draw_text(page_html[at:m.start()], shown), m.group()]
+        at = m.end()
+    return "".join(out + [_draw_text(page_html[at:], shown)])
+
+
+def _draw_text(text: str, shown: str) -> str:
+    def draw(m: re.Match) -> str:
+        display = m.group("block") is not None
+        tex = html_module.unescape(m.group("block") if display else m.group("inline"))
+        drawn, error = render(tex, display)
+        if error is not None:
+            raise MathError(f"{shown}: KaTeX cannot draw this formula: {error}\n"
+                            f"    {tex.strip()}")
+        return drawn
+    return HTML_MATH.sub(draw, text) if "$" in text else text

@@ -2,7 +2,7 @@
 record keeps. Frozen dataclasses, so a parse or a result cannot change after it is made;
 every other module speaks in these types (no dicts read by string key).
 
-    page (parse.py)      Chapter -> Step -> Binding, FigureText
+    page (parse.py)      Chapter -> Step -> Binding, FigureText; Answer
     session (run)        Run -> SnippetRun
     record               Record -> SnippetRecord -> FigureFile
 """
@@ -31,6 +31,21 @@ class Binding:
     @property
     def spec(self) -> str:
         return self.body.rsplit("|", 1)[1].strip() if "|" in self.body else ""
+
+
+@dataclass(frozen=True)
+class Answer:
+    """An exercise's `Answer: NAME = EXPR | SPEC` line: the reader sets NAME, and the
+    notebook checks `format(NAME, SPEC)` against the text `{{ EXPR | SPEC }}` recorded
+    after the solution's snippet. Page text, not execution: no part of the key."""
+
+    name: str  # the variable the reader sets
+    binding: Binding  # its body is a binding of the solution step, so the record has it
+    step: int  # the index of the solution's step: the first `@run` below the line
+
+    @property
+    def line(self) -> int:
+        return self.binding.line
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ page again.
 """
 from __future__ import annotations
 
+import keyword
 import os
 import re
 from dataclasses import dataclass, field
@@ -14,7 +15,7 @@ from pathlib import Path
 
 from bookrun.parse.bindings import binding_problem, outside_code
 from bookrun.parse import controls as interactive_figures
-from bookrun.model.page import Binding, Chapter, FigureText, PageError, Step
+from bookrun.model.page import Answer, Binding, Chapter, FigureText, PageError, Step
 from bookrun.parse.front_matter import front_matter_end, split_front_matter
 from bookrun.parse.names import unsafe_name
 
@@ -30,6 +31,11 @@ FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 # An interactive figure adds `Interactive:` and `Control:` lines (bookrun.parse.controls).
 FIGURE_FIELD = re.compile(
     r"^(?P<indent>[ \t]*)(?P<key>Figure|Alt|Interactive|Control):[ \t]*(?P<text>.*)$")
+# An exercise's `Answer: NAME = EXPR | SPEC` (on its own line, in the exercise above its
+# solution): the notebook asks the reader for NAME and checks it against the value
+# `{{ EXPR | SPEC }}` recorded after the solution's snippet; the page does not show it.
+ANSWER = re.compile(r"^[ \t]*Answer:(?P<text>.*)$")
+ANSWER_TEXT = re.compile(r"(?P<name>[A-Za-z_]\w*)[ \t]*=(?!=)[ \t]*(?P<body>.+)")
 # Prose names a figure by its number, "Figure 3.2": checked when the page renders.
 FIGURE_REF = re.compile(r"\bFigure (\d+)\.(\d+)\b")
 # What the reading time counts (bookrun.render.header): words of prose, not of HTML
@@ -170,6 +176,7 @@ class ChapterDoc:
     refs: tuple[tuple[int, str, int, str], ...] = ()  # "Figure 3.2" in prose: line, 3, 2, text
     title_line: int = 0  # the prose's first `# ` heading (0: none); the header goes under it
     body_line: int = 1  # the first line after the front matter and the blank lines after it
+    answers: tuple[Answer, ...] = ()  # the exercises' `Answer:` lines, in page order
 
     @property
     def title(self) -> str:
@@ -247,6 +254,7 @@ def parse_chapter(text: str, snippets_root: Path, shown: str,
     lines = text.splitlines()
     front = front_matter_end(lines)  # its last line (0: none)
     found, facts, fills, refs, title_line, block_end = [], _Facts(), {}, [], 0, 0
+    answer_lines = []  # (line number, text after `Answer:`), read once the steps are known
     for number, line, in_code in iter_prose_lines(text):
         if number <= front:
             continue
@@ -254,7 +262,11 @@ def parse_chapter(text: str, snippets_root: Path, shown: str,
             facts.code_line(line)
             continue
         m = DIRECTIVE.match(line)
-        facts.prose_line(line, bool(m))
+        answer = ANSWER.match(line) if not m else None
+        facts.prose_line(line, bool(m or answer))  # neither is read as prose
+        if answer:
+            answer_lines.append((number, answer.group("text")))
+            continue
         if m:
             found.append(_directive(m, line, number, lines, snippets_root, shown,
                                     min_alt_words))
@@ -277,8 +289,47 @@ def parse_chapter(text: str, snippets_root: Path, shown: str,
     figures = [f for s in chapter.steps for f in s.figures]
     page_facts = PageFacts(facts.words, facts.code, len(figures),
                            sum(1 for f in figures if f.interactive is not None))
+    answers = _answers(answer_lines, chapter.steps, shown)
     return ChapterDoc(chapter, text, meta, page_facts, fills, tuple(refs), title_line,
-                      _body_line(lines, front))
+                      _body_line(lines, front), answers)
+
+
+def _answers(found: list[tuple[int, str]], steps, shown: str) -> tuple[Answer, ...]:
+    """Each `Answer:` line, checked: its grammar, a solution below it, a name given once."""
+    answers: list[Answer] = []
+    for number, text in found:
+        answer = _answer(text.strip(), number, steps, shown)
+        twice = [a.line for a in answers if a.name == answer.name]
+        if twice:
+            raise PageError(shown, number, f"{answer.name} is already the answer at line "
+                            f"{twice[0]}: give each answer its own name")
+        answers.append(answer)
+    return tuple(answers)
+
+
+def _answer(text: str, number: int, steps, shown: str) -> Answer:
+    """`NAME = EXPR | SPEC`, where `EXPR | SPEC` is bound in the prose after the first
+    `@run` below the line (the solution), so that the record holds its value."""
+    m = ANSWER_TEXT.fullmatch(text)
+    if m is None or keyword.iskeyword(m.group("name")):
+        raise PageError(shown, number, "write an exercise's answer as `Answer: NAME = "
+                        "EXPRESSION | FORMAT`, NAME being the variable the reader sets; "
+                        f"the line reads {text!r}")
+    body = m.group("body").strip()
+    problem = binding_problem(body)
+    if problem:
+        raise PageError(shown, number, f"Answer: {problem}")
+    below = [n for n, step in enumerate(steps) if step.line > number]
+    if not below:
+        raise PageError(shown, number, "an `Answer:` line goes above its solution's @run "
+                        "line, and this page has none below it")
+    step, wanted = steps[below[0]], Binding(body, number)
+    same = [b for b in step.bindings if (b.expr, b.spec) == (wanted.expr, wanted.spec)]
+    if not same:
+        raise PageError(shown, number, f"Answer: {{{{ {body} }}}} is not in the prose after "
+                        f"snippets/{step.snippet}, the solution: bind it there, so the record "
+                        "holds the value the reader's answer is checked against")
+    return Answer(m.group("name"), Binding(same[0].body, number), below[0])
 
 
 def _body_line(lines: list[str], front: int) -> int:

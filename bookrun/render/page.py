@@ -228,10 +228,11 @@ class _Splice:
         starts = {step.line: n for n, step in enumerate(steps)}
         file_lines = doc.text.splitlines()
         out, skip_to = [], 0
+        answers = {a.line for a in doc.answers}  # for the notebook's exercise checks only
         for at, line in enumerate(text):
             number = at + first_line  # the file's line, as the parse and errors count
-            if number <= skip_to:  # a `Figure:`/`Alt:` line, already placed with its figure
-                continue
+            if number <= skip_to or number in answers:  # a `Figure:`/`Alt:` line, placed
+                continue  # with its figure, or an `Answer:` line, which the page hides
             if number in starts:
                 if line != file_lines[number - 1]:
                     raise PageError(doc.chapter.shown, number, "the text to convert is not "

@@ -22,7 +22,7 @@ import re
 from pathlib import Path
 
 from bookrun.model.page import Chapter
-from bookrun.parse.chapter import BOUND, FIGURE_REF, iter_prose_lines
+from bookrun.parse.chapter import ANSWER, BOUND, FIGURE_REF, iter_prose_lines
 from bookrun.parse.front_matter import split_front_matter
 
 DECIMAL = re.compile(r"(?<![\w.])\d+\.\d+(?![\w.])")
@@ -111,7 +111,7 @@ def unexplained_numbers(chapter: Chapter, record, snippets_root: Path, shown: st
 
     in_display_math = in_inline_math = in_reading_list = False
     for number, line, in_code in iter_prose_lines(text):
-        if in_code:
+        if in_code or ANSWER.match(line):  # an exercise's answer names a bound value
             continue
         # A figure's number ("Figure 3.2") is not a result; rendering checks it exists.
         line = blank(FIGURE_REF, blank(COMMENT, blank(LINK_TARGET, blank(BOUND, line))))

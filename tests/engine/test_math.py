@@ -80,6 +80,19 @@ FENCES = {"pymdownx.superfences": {"custom_fences": [
     {"name": "mermaid", "class": "mermaid", "format": diagrams.fence_format}]}}
 
 
+def test_math_left_as_text_in_a_notebook_page_is_drawn_outside_code():
+    page = ("<p>Past $1 \\pm \\varepsilon.$ and $\\gamma = $ 0.9; costs $5 and $10.</p>\n"
+            "<p>$$\na &lt; b\n$$</p><pre>print('$x$')</pre><code>$y$</code>"
+            "<script>inlineMath: [['$','$']]</script>")
+    drawn = bmath.draw_math_in_html(page, "notebooks/demo.ipynb")
+    assert drawn.count('class="katex"') == 3 and drawn.count('class="katex-display"') == 1
+    assert "costs $5 and $10." in drawn and "<mo>&lt;</mo>" in drawn  # unescaped, then drawn
+    assert drawn.endswith("<pre>print('$x$')</pre><code>$y$</code>"
+                          "<script>inlineMath: [['$','$']]</script>")
+    with pytest.raises(bmath.MathError, match=r"^notebooks/demo.ipynb: KaTeX cannot draw"):
+        bmath.draw_math_in_html("<p>$\\frac{1}$</p>", "notebooks/demo.ipynb")
+
+
 def test_every_diagram_of_the_book_is_in_the_committed_cache():
     """A fresh clone builds without a browser: each mermaid fence has its SVG committed."""
     missing = []
@@ -104,6 +117,17 @@ def test_a_cached_diagram_is_inlined_with_its_description(tmp_path):
     assert '<div class="bookrun-diagram"' in html
     assert "<desc>Diagram, arrows: A to B.</desc>" in html
     assert 'class="mermaid"' not in html
+
+
+def test_a_diagram_left_for_mermaid_js_in_a_notebook_page_is_inlined_from_the_cache(tmp_path):
+    source = "flowchart LR\n  A --> B\n"
+    svg = "<svg><desc>Diagram, arrows: A to B.</desc></svg>\n"
+    (tmp_path / f"{diagrams.cache_key(source)}.svg").write_text(svg, encoding="utf-8")
+    page = ('<p>Before.</p><div class="jp-Mermaid"><pre class="mermaid">flowchart LR\n'
+            '  A --&gt; B\n</pre></div><p>After.</p>')  # as nbconvert writes a fence
+    drawn = diagrams.draw_diagrams_in_html(page, tmp_path, "notebooks/demo.ipynb")
+    assert drawn.startswith('<p>Before.</p><div class="bookrun-diagram" tabindex="0"')
+    assert drawn.endswith(f"{svg}</div><p>After.</p>") and "mermaid" not in drawn
 
 
 def test_a_missing_diagram_without_a_browser_names_page_and_line(tmp_path, monkeypatch):

@@ -199,11 +199,11 @@ def test_control_characters_are_written_out_on_the_page_and_in_the_notebook(tmp_
                      {"a.py": NOISY + "bell = 'ding\\x07'\n"})
     rec = book.build()["demo"]
     assert rec.output("a.py") == "\x00\x07\x1b[31mred\x1b[0m\rdone\tok\n"  # the record is raw
-    chapter = book.chapter("demo")
     code = (book.snippets_root / "demo" / "a.py").read_text()
     page = render_book_page(book, rec)
     assert SHOWN in page and "It is ding\\\\x07." in page  # a value's `\` is escaped Markdown
-    notebook = json.loads(chapter_notebook(chapter, rec, lambda rel: code, tmp_path, "Demo"))
+    [doc] = book.documents()
+    notebook = json.loads(chapter_notebook(doc, rec, lambda rel: code, tmp_path))
     [text] = [o["text"] for c in notebook["cells"] for o in c.get("outputs", [])]
     assert "".join(text) == SHOWN
     for shown in (page, json.dumps(notebook, ensure_ascii=False)):

@@ -236,10 +236,11 @@ def test_page_shows_controls_and_loads_the_script_only_when_needed(tmp_path):
 
 def test_notebook_gets_live_sliders_where_ipywidgets_is(tmp_path):
     book = make(tmp_path, page(CONTROLS))
-    [chapter] = book.chapters()
+    [doc] = book.documents()
+    chapter = doc.chapter
     rec = book.build()["demo"]
-    text = chapter_notebook(chapter, rec, lambda rel: (book.snippets_root / rel).read_text(),
-                            book.figure_dir("demo"), "Demo")
+    text = chapter_notebook(doc, rec, lambda rel: (book.snippets_root / rel).read_text(),
+                            book.figure_dir("demo"))
     cells = json.loads(text)["cells"]
     live = [c for c in cells if c["id"].endswith("-live-0")]
     assert len(live) == 1 and live[0]["outputs"] == []

@@ -6,11 +6,11 @@ from bookrun.store.book import Book
 from helpers.paths import ROOT
 
 # The modules that cost most, costliest first (CONTRIBUTING.md, "Tests"): the audits of
-# every page in a browser, the real book's run (its chapter tests share it), the PDF
-# prints, Lighthouse, the book on portable kernels, the page loads; then those that
-# mostly wait (time limits, killed sessions, serve's rebuilds), which overlap well with
-# the others. The quick modules come last and fill the end.
-FIRST = ["test_small_book", "test_accessibility", "book", "test_pdf", "test_lighthouse", "test_platforms",
+# every page in a browser, the real book's run (its chapter tests share it), the
+# chapters' notebooks in kernels, the PDF prints, Lighthouse, the book on portable
+# kernels, the page loads; then those that mostly wait (time limits, killed sessions,
+# serve's rebuilds), which overlap well with the others. The quick modules come last and fill the end.
+FIRST = ["test_small_book", "test_accessibility", "book", "test_notebooks", "test_pdf", "test_lighthouse", "test_platforms",
          "test_browser", "test_executor", "test_isolation", "test_interactive_browser",
          "test_interactive", "test_copy_above", "test_plugin", "test_layout", "test_syntax"]
 
