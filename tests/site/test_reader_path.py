@@ -48,16 +48,18 @@ CLICK = """(href) => {
   link.click();
   return true;
 }"""
-# Where the target is once scrolling has stopped (three frames at one position, or
-# 2 s). `cover` is the bottom of the sticky header: a target under it is not in view.
+# Where the target is once scrolling has stopped: three drawn frames at one position
+# (a frame that does not come in 100 ms is not counted: on a busy machine the scroll may
+# not have started yet), or 3 s. `cover` is the bottom of the sticky header: a target
+# under it is not in view.
 # A collapsed question belongs to the target when the target is it, is inside it, or
 # is an empty anchor right above it (the chapter header's "Check yourself" anchors).
 LANDED = """async (id) => {
-  const frame = () => Promise.race([new Promise(r => requestAnimationFrame(() => r())),
-                                    new Promise(r => setTimeout(r, 100))]);
-  const until = performance.now() + 2000;
+  const frame = () => Promise.race([new Promise(r => requestAnimationFrame(() => r(true))),
+                                    new Promise(r => setTimeout(() => r(false), 100))]);
+  const until = performance.now() + 3000;
   for (let last = null, same = 0; same < 3 && performance.now() < until; ) {
-    await frame();
+    if (!(await frame())) continue;
     same = scrollY === last ? same + 1 : 0;
     last = scrollY;
   }
@@ -204,9 +206,11 @@ def walk_site(browser, base: str, pages: list[str]) -> Walk:
         try:
             for path in pages:
                 walk_page(tab, base, path, size["width"], walk, others, wholes)
-            # Another page's anchor, reached as its link leads there: a fresh load of
-            # the address, from the page the walk was on.
+            # Another page's anchor, reached as its link leads there: a load of the
+            # address from another document (from the same page, with only the anchor
+            # changed, it would be a scroll within that page, not a load).
             for url in sorted(others):
+                tab.page.goto("about:blank")
                 failed = load(tab, url)
                 if failed:
                     walk.problems.append(failed)
