@@ -1,6 +1,7 @@
 """Lighthouse performance of every chapter against the home page, as web authors measure it.
 
     python benchmarks/bench_lighthouse.py [--runs 3] [--site DIR] [--pages ppo,setup]
+                                          [--against OTHER_SITE]
 
 Builds the MkDocs site (or takes a built one with --site), serves it with gzip on
 loopback, and runs the project's Lighthouse (package.json; `npm ci`) on the home page
@@ -9,7 +10,9 @@ Pages are measured in turn, round after round, so that a busy machine slows them
 alike, and the home page is the reference measured in the same run. Prints a
 Markdown table of the median of the runs: performance score, total blocking time
 and largest contentful paint, and whether each chapter is within 5 points of home
-and under 600 ms of blocking (the targets of issue 22).
+and under 600 ms of blocking (the targets of issue 22). With --against, a second built
+site (before a change, say) is measured in turn with the first, page by page, so that a
+busy machine slows both alike; one table each.
 """
 from __future__ import annotations
 
@@ -37,18 +40,21 @@ def build(site: Path) -> None:
                    cwd=ROOT, env=env, check=True, timeout=900)
 
 
-def measure(base: str, pages: list[str], runs: int) -> dict[str, list[dict]]:
-    got: dict[str, list[dict]] = {p: [] for p in pages}
+def measure(bases: list[str], pages: list[str], runs: int) -> list[dict[str, list[dict]]]:
+    """For each site served at one of `bases`, page -> the results of its runs."""
+    got: list[dict[str, list[dict]]] = [{p: [] for p in pages} for _ in bases]
     for n in range(runs):
         for page in pages:
-            report = lighthouse_run.run(base + (f"{page}/" if page else ""), ("performance",))
-            audits = report["audits"]
-            got[page].append({
-                "score": report["categories"]["performance"]["score"] * 100,
-                "tbt": audits["total-blocking-time"]["numericValue"],
-                "lcp": audits["largest-contentful-paint"]["numericValue"],
-            })
-            print(f"  run {n + 1}: {page or 'home'}", file=sys.stderr, flush=True)
+            for base, results in zip(bases, got):
+                report = lighthouse_run.run(base + (f"{page}/" if page else ""),
+                                            ("performance",))
+                audits = report["audits"]
+                results[page].append({
+                    "score": report["categories"]["performance"]["score"] * 100,
+                    "tbt": audits["total-blocking-time"]["numericValue"],
+                    "lcp": audits["largest-contentful-paint"]["numericValue"],
+                })
+                print(f"  run {n + 1}: {base} {page or 'home'}", file=sys.stderr, flush=True)
     return got
 
 
@@ -77,6 +83,7 @@ def main():
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--site", type=Path, help="a built site (default: build this tree)")
     parser.add_argument("--pages", help="comma-separated chapters (default: all)")
+    parser.add_argument("--against", type=Path, help="a second built site, measured in turn")
     args = parser.parse_args()
     why = lighthouse_run.missing()
     if why:
@@ -88,12 +95,19 @@ def main():
             print("building the site ...", file=sys.stderr, flush=True)
             site = Path(tmp) / "site"
             build(site)
-        server, base = serve(site)
+        sites = [site, *([args.against] if args.against else [])]
+        served = [serve(s) for s in sites]
         try:
-            got = measure(base, pages, args.runs)
+            got = measure([base for _, base in served], pages, args.runs)
         finally:
-            stop(server)
-    sys.exit(0 if table(got) else 1)
+            for server, _ in served:
+                stop(server)
+    ok = True
+    for site, results in zip(sites, got):
+        if args.against:
+            print(f"\n{site}:\n")
+        ok &= table(results)
+    sys.exit(0 if ok else 1)
 
 
 if __name__ == "__main__":

@@ -8,18 +8,20 @@ from helpers.paths import ROOT
 # The modules that cost most, costliest first (CONTRIBUTING.md, "Tests"): the audits of
 # every page in a browser, the real book's run (its chapter tests share it), the
 # chapters' notebooks in kernels, the PDF prints, Lighthouse, the book on portable
-# kernels, the page loads; then those that mostly wait (time limits, killed sessions,
-# serve's rebuilds), which overlap well with the others. The quick modules come last and fill the end.
-FIRST = ["test_small_book", "test_accessibility", "book", "test_notebooks", "test_pdf", "test_lighthouse", "test_platforms",
-         "test_browser", "test_executor", "test_isolation", "test_interactive_browser",
-         "test_interactive", "test_copy_above", "test_plugin", "test_layout", "test_syntax"]
+# kernels, the page loads and the reader's path; then those that mostly wait (time
+# limits, killed sessions, serve's rebuilds), which overlap well with the others. The
+# quick modules come last and fill the end.
+FIRST = ["test_small_book", "test_accessibility", "book", "test_notebooks", "test_pdf",
+         "test_lighthouse", "test_platforms", "test_browser", "test_reader_path",
+         "test_executor", "test_isolation", "test_interactive_browser", "test_interactive",
+         "test_copy_above", "test_plugin", "test_layout", "test_syntax"]
 
 
 # Modules run whole on one worker under -n: their module fixtures are the cost (split,
 # each worker would set them up again each time it came back to the module; a browser
 # is launched per module, hence test_copy_above).
 WHOLE = {"book", "test_accessibility", "test_browser", "test_copy_above",
-         "test_interactive_browser", "test_lighthouse", "test_pdf"}
+         "test_interactive_browser", "test_lighthouse", "test_pdf", "test_reader_path"}
 
 CHAPTER_MODULES = {c.name for c in Book(root=ROOT).chapters()}
 

@@ -14,6 +14,7 @@ import gzip
 import http.server
 import sys
 import threading
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 COMPRESSED = {".html", ".css", ".js", ".json", ".svg", ".xml", ".txt", ".map", ".ipynb"}
@@ -76,6 +77,16 @@ def serve(site: Path, port: int = 0, gzip: bool = True):
 def stop(server) -> None:
     server.shutdown()
     server.server_close()
+
+
+def pages_of(site: Path) -> list[str]:
+    """Every HTML page of a built site, as paths relative to its root ("" is home), from
+    its sitemap."""
+    ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
+    urls = ET.parse(site / "sitemap.xml").getroot().findall("s:url/s:loc", ns)
+    locs = [e.text.strip() for e in urls]
+    home = min(locs, key=len)  # site_url itself
+    return [loc[len(home):].strip("/") for loc in locs]
 
 
 if __name__ == "__main__":

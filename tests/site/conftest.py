@@ -1,11 +1,9 @@
 """Fixtures the site's browser tests share: one browser per module, the built site
 served on loopback, and its pages. A module serving a site of its own (a fixture book)
 defines its own `base_url`."""
-import xml.etree.ElementTree as ET
-
 import pytest
 
-from helpers.site_server import serve, stop
+from helpers.site_server import pages_of, serve, stop
 
 
 @pytest.fixture(scope="module")
@@ -27,8 +25,4 @@ def browser():
 def site_pages(site):
     """Every HTML page of the site, as paths relative to its root ("" is home), from its
     sitemap."""
-    ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
-    urls = ET.parse(site / "sitemap.xml").getroot().findall("s:url/s:loc", ns)
-    locs = [e.text.strip() for e in urls]
-    home = min(locs, key=len)  # site_url itself
-    return [loc[len(home):].strip("/") for loc in locs]
+    return pages_of(site)

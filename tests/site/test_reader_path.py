@@ -1,0 +1,284 @@
+"""The reader's path through the built sites, in chromium: every internal link followed.
+
+On every page of the MkDocs build (and on the Zensical build's home page and one
+chapter), at a desktop's and a phone's width, each link to a place in the same page is
+clicked once, and each link to another page's anchor is followed by loading that
+address, as a reader arriving from the link does. The target must exist and be on the
+screen, under the sticky header, after that first click; a collapsed question it points
+at must be open. A click on a page where earlier clicks drew blocks can land right where
+it would not on a first visit (book.css: blocks far from the viewport are placeholders
+until drawn, and remember their size once drawn), so at the desktop's width each link is
+clicked on a load of its own. At the phone's, where that would double the walk's time,
+each page is loaded once and its links clicked in document order, from the top. Links
+to whole pages and files must exist; no link may lead to a placeholder host; and no
+printed output may be wider than its column on a desktop.
+
+One browser, one walk per generator; every wait is bounded, and each page's walk has a
+time limit that fails the test when it is reached, naming what was left unfollowed.
+"""
+from __future__ import annotations
+
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field
+from urllib.parse import urldefrag, urlparse
+
+import pytest
+
+# Skips this module where Debian's chromium or Playwright is missing.
+from helpers.browser import DESKTOP, LAY_OUT_ALL, NEXT_FRAME, PHONE, Tab, page_id, sync_api, url_of
+from helpers.site_server import pages_of, serve, stop
+
+WIDTHS = (DESKTOP, PHONE)
+ZENSICAL_PAGES = ["", "ppo"]  # Zensical's home page and one chapter: its share of the walk
+FRESH_WIDTH = DESKTOP["width"]  # where every click gets a load of its own
+PAGE_LIMIT_S = 150  # one page's walk at one width: about 25 fresh loads of a chapter
+# Hosts reserved for examples (RFC 2606) and the placeholder names a template ships with.
+PLACEHOLDER_HOSTS = ("example", "example.com", "example.org", "example.net", "example.github.io")
+PLACEHOLDER_OWNERS = ("github.com/example/", "colab.research.google.com/github/example/")
+
+# Every link of the page as loaded, in document order (nav, header, article, footer).
+LINKS = "() => [...document.querySelectorAll('a[href]')].map(a => a.href)"
+# A click on the first link to `href`, as a tap sends it (the table of contents sits in
+# a closed drawer on a phone, where no pointer can reach it without opening the drawer).
+CLICK = """(href) => {
+  const link = [...document.querySelectorAll('a[href]')].find(a => a.href === href);
+  if (!link) return false;
+  link.click();
+  return true;
+}"""
+# Where the target is once scrolling has stopped: three drawn frames at one position
+# (a frame that does not come in 100 ms is not counted: on a busy machine the scroll may
+# not have started yet), or 3 s. `cover` is the bottom of the sticky header: a target
+# under it is not in view.
+# A collapsed question belongs to the target when the target is it, is inside it, or
+# is an empty anchor right above it (the chapter header's "Check yourself" anchors).
+LANDED = """async (id) => {
+  const frame = () => Promise.race([new Promise(r => requestAnimationFrame(() => r(true))),
+                                    new Promise(r => setTimeout(() => r(false), 100))]);
+  const until = performance.now() + 3000;
+  for (let last = null, same = 0; same < 3 && performance.now() < until; ) {
+    if (!(await frame())) continue;
+    same = scrollY === last ? same + 1 : 0;
+    last = scrollY;
+  }
+  const target = document.getElementById(id);
+  if (!target) return null;
+  const header = document.querySelector(".md-header");
+  const box = target.getBoundingClientRect();
+  const block = target.closest("p") || target;
+  const after = block.textContent.trim() ? null : block.nextElementSibling;
+  const details = target.closest("details") ||
+    (after && after.matches("details") ? after : null);
+  const cover = header ? header.getBoundingClientRect().bottom : 0;
+  return {top: Math.round(box.top), cover: Math.round(cover), height: innerHeight,
+          question: !!details, open: !!details && details.open};
+}"""
+# Printed outputs wider than their column, every block laid out and every answer open;
+# each named by the snippet printed above it and its first line.
+OVERFLOWING = """() => {
+  for (const d of document.querySelectorAll("article details")) d.open = true;
+  let snippet = "";
+  const wide = [];
+  for (const name of document.querySelectorAll("article .highlight .filename")) {
+    const block = name.closest(".highlight");
+    if (!block.classList.contains("bookrun-output")) { snippet = name.textContent; continue; }
+    const code = block.querySelector("pre > code");
+    if (code && code.scrollWidth > code.clientWidth + 1) {
+      const first = code.textContent.split("\\n").find(l => l.trim()) || "";
+      const size = `${code.scrollWidth} > ${code.clientWidth} px`;
+      wide.push(`${snippet}: ${size}: ${first.trim().slice(0, 50)}`);
+    }
+  }
+  return wide;
+}"""
+
+
+@dataclass
+class Walk:
+    """What one walk saw: every target followed with where it landed, and the rest."""
+    pages: list[str]
+    links: int = 0  # link elements seen, over every page and width
+    landings: list[tuple[str, str, dict | None]] = field(default_factory=list)  # (how, url, box)
+    placeholders: set[str] = field(default_factory=set)
+    overflowing: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    outputs_seen: int = 0
+
+
+def is_placeholder(url: str) -> bool:
+    parts = urlparse(url)
+    host = (parts.hostname or "").lower()
+    where = f"{host}{parts.path}".lower()
+    return (any(host == h or host.endswith("." + h) for h in PLACEHOLDER_HOSTS)
+            or any(where.startswith(o) or where + "/" == o for o in PLACEHOLDER_OWNERS))
+
+
+def exists(url: str) -> bool:
+    """A page or file of the served site answers (the server redirects a folder's URL
+    without its slash, which urllib follows)."""
+    try:
+        with urllib.request.urlopen(url, timeout=20) as answer:
+            return answer.status == 200
+    except urllib.error.URLError:
+        return False
+
+
+def load(tab: Tab, url: str) -> str | None:
+    """A fresh load of `url`, fonts and images done; why it failed, or None."""
+    try:
+        answer = tab.page.goto(url, wait_until="load")
+    except sync_api.Error as exc:
+        return f"{url} did not load: {str(exc).splitlines()[0]}"
+    if answer is not None and answer.status >= 400:
+        return f"{url}: HTTP {answer.status}"
+    tab.settle()
+    return None
+
+
+def sort_links(hrefs: list[str], here: str, base: str):
+    """(anchors on this page, anchors on other pages, whole pages and files, external)."""
+    same, other, whole, external = {}, set(), set(), set()
+    for href in hrefs:
+        address, anchor = urldefrag(href)
+        if not href.startswith(base):
+            external.add(href)
+        elif address == here and anchor:
+            same.setdefault(href, None)  # document order, each once
+        elif anchor and address != here:
+            other.add(href)
+        elif address != here:
+            whole.add(address)
+    return list(same), other, whole, external
+
+
+def land(tab: Tab, how: str, url: str, walk: Walk) -> None:
+    box = tab.page.evaluate(LANDED, urldefrag(url)[1])
+    walk.landings.append((how, url, box))
+
+
+def walk_page(tab: Tab, base: str, path: str, width: int, walk: Walk, others: set,
+              wholes: set) -> None:
+    """Every same-page link of one page, each clicked once (on a load of its own at
+    FRESH_WIDTH, from the top of one load otherwise)."""
+    here = base + url_of(path)
+    deadline = time.monotonic() + PAGE_LIMIT_S
+    failed = load(tab, here)
+    if failed:
+        walk.problems.append(failed)
+        return
+    hrefs = tab.page.evaluate(LINKS)
+    walk.links += len(hrefs)
+    same, other, whole, external = sort_links(hrefs, here, base)
+    others |= other
+    wholes |= whole
+    walk.placeholders |= {u for u in external if is_placeholder(u)}
+    for n, href in enumerate(same):
+        if time.monotonic() > deadline:
+            walk.problems.append(f"{page_id(path)} at {width} px: over {PAGE_LIMIT_S} s, "
+                                 f"{len(same) - n} links not followed: {same[n:][:5]}")
+            return
+        # The first click uses the load that found the links.
+        failed = None
+        if n and width == FRESH_WIDTH:
+            failed = load(tab, here)
+        elif n:
+            tab.page.evaluate("() => scrollTo(0, 0)")
+        if failed or not tab.page.evaluate(CLICK, href):
+            walk.problems.append(failed or f"{href}: the link is gone after a reload")
+            continue
+        land(tab, f"clicked on {page_id(path)} at {width} px", href, walk)
+    if width == DESKTOP["width"]:
+        tab.page.add_style_tag(content=LAY_OUT_ALL)
+        tab.page.evaluate(NEXT_FRAME)
+        walk.outputs_seen += tab.page.evaluate(
+            "() => document.querySelectorAll('.bookrun-output pre > code').length")
+        walk.overflowing += [f"{page_id(path)}: {w}" for w in tab.page.evaluate(OVERFLOWING)]
+
+
+def walk_site(browser, base: str, pages: list[str]) -> Walk:
+    walk = Walk(pages=pages)
+    others: set[str] = set()
+    wholes: set[str] = set()
+    for size in WIDTHS:
+        tab = Tab(browser, base, viewport=size)
+        try:
+            for path in pages:
+                walk_page(tab, base, path, size["width"], walk, others, wholes)
+            # Another page's anchor, reached as its link leads there: a load of the
+            # address from another document (from the same page, with only the anchor
+            # changed, it would be a scroll within that page, not a load).
+            for url in sorted(others):
+                tab.page.goto("about:blank")
+                failed = load(tab, url)
+                if failed:
+                    walk.problems.append(failed)
+                else:
+                    land(tab, f"loaded at {size['width']} px", url, walk)
+        finally:
+            tab.close()
+    walk.problems += [f"{url}: no such page or file" for url in sorted(wholes) if not exists(url)]
+    return walk
+
+
+def summary(walk: Walk) -> str:
+    off = sum(off_screen(box) is not None for _, _, box in walk.landings)
+    return (f"{len(walk.pages)} pages at {len(WIDTHS)} widths, {walk.links} links seen, "
+            f"{len(walk.landings)} targets followed, {off} did not land; "
+            f"{len(walk.overflowing)} of {walk.outputs_seen} outputs too wide")
+
+
+@pytest.fixture(scope="module", params=["mkdocs", "zensical"])
+def walk(request, browser, built_site):
+    """The walk of one generator's build: MkDocs' every page, Zensical's home and one
+    chapter (the pages of the nav are the same; its theme and builder are what differ)."""
+    zensical = request.param == "zensical"
+    site = request.getfixturevalue("zensical_site") if zensical else built_site
+    server, base = serve(site, gzip=False)
+    try:
+        walked = walk_site(browser, base, ZENSICAL_PAGES if zensical else pages_of(site))
+        print(f"\n{request.param}: {summary(walked)}")  # shown with -s, or by a failure
+        yield walked
+    finally:
+        stop(server)
+
+
+def off_screen(box: dict | None) -> str | None:
+    """Why a landing failed the reader, or None."""
+    if box is None:
+        return "no element has this id"
+    if not box["cover"] - 2 <= box["top"] < box["height"]:
+        return f"its top is at {box['top']} px; the screen shows {box['cover']} to {box['height']}"
+    if box["question"] and not box["open"]:
+        return "the question it points at stays closed"
+    return None
+
+
+def test_the_walk_follows_links_of_every_kind(walk):
+    """The walk ran: every page loaded, and it followed same-page and other-page anchors
+    and self-test links (so that the test below cannot pass on an empty walk)."""
+    assert not walk.problems, "\n".join(walk.problems)
+    hows = {how.split(" ")[0] for how, _, _ in walk.landings}
+    assert hows == {"clicked", "loaded"}, f"the walk followed only: {hows}"
+    assert any(box and box["question"] for _, _, box in walk.landings), "no self-test link"
+
+
+def test_every_internal_link_lands_in_view_on_the_first_click(walk):
+    missed = [f"{how}: {url}: {why}" for how, url, box in walk.landings
+              if (why := off_screen(box))]
+    assert not missed, (f"{len(missed)} of {len(walk.landings)} links did not land:\n"
+                        + "\n".join(missed))
+
+
+def test_no_link_points_at_a_placeholder_host(walk):
+    assert not walk.placeholders, sorted(walk.placeholders)
+
+
+def test_no_output_is_wider_than_its_column_on_a_desktop(walk):
+    """A printed output that needs a sideways scroll on a 1280 px screen hides its end
+    from a reader who does not scroll it."""
+    assert walk.outputs_seen, "no printed output found: is the output block's class right?"
+    assert not walk.overflowing, (f"{len(walk.overflowing)} of {walk.outputs_seen} outputs "
+                                  f"scroll sideways at {DESKTOP['width']} px:\n"
+                                  + "\n".join(walk.overflowing))
