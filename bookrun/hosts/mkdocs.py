@@ -221,6 +221,7 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
             # screen reader should pass over the image rather than read the placeholder.
             html = html.replace(f'alt="{NO_ALT}"', 'alt=""')
             html = self._draw_notebook_prose(html, page.file.src_uri, config)
+            html = _page_links(html, page, files)
         return html
 
     # Material's search indexes page.content in its own on_page_context (priority 0):
@@ -271,6 +272,21 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
     def on_shutdown(self):
         if self.serve is not None:
             self.serve.close()
+
+
+PAGE_LINK = re.compile(r'href="([^"#:/]+\.md)(#[^"]*)?"')
+
+
+def _page_links(html: str, page, files) -> str:
+    """A notebook keeps the chapter's links to other pages as `page.md#anchor` (made
+    absolute only where the book has a `site_url`); on the site's notebook page each
+    becomes that page's address from here, as MkDocs does for a chapter's own links."""
+    def address(m):
+        target = files.get_file_from_path(m.group(1))
+        if target is None:
+            return m.group(0)  # not a page of this site: MkDocs' own check reports it
+        return f'href="{target.url_relative_to(page.file)}{m.group(2) or ""}"'
+    return PAGE_LINK.sub(address, html)
 
 
 THEME_BUNDLE = re.compile(r'<script src="([^"]*)assets/javascripts/bundle\.')
