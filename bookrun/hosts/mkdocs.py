@@ -222,6 +222,7 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
             html = html.replace(f'alt="{NO_ALT}"', 'alt=""')
             html = self._draw_notebook_prose(html, page.file.src_uri, config)
             html = _page_links(html, page, files)
+            html = _unique_heading_ids(html)
         return html
 
     # Material's search indexes page.content in its own on_page_context (priority 0):
@@ -287,6 +288,28 @@ def _page_links(html: str, page, files) -> str:
             return m.group(0)  # not a page of this site: MkDocs' own check reports it
         return f'href="{target.url_relative_to(page.file)}{m.group(2) or ""}"'
     return PAGE_LINK.sub(address, html)
+
+
+HEADING = re.compile(r'<(h[1-6]) id="([^"]+)"(.*?)</\1>', re.S)
+
+
+def _unique_heading_ids(html: str) -> str:
+    """nbconvert gives headings of the same text the same id (each exercise's
+    "Solution"), while mkdocs-jupyter's contents link `solution_1`, `solution_2`, as
+    Python-Markdown numbers them: the second and later get those ids, and their own
+    permalinks follow."""
+    seen: dict[str, int] = {}
+
+    def unique(m):
+        tag, ident, rest = m.groups()
+        n = seen.get(ident, 0)
+        seen[ident] = n + 1
+        if n == 0:
+            return m.group(0)
+        new = f"{ident}_{n}"
+        rest = rest.replace(f'href="#{ident}"', f'href="#{new}"')
+        return f'<{tag} id="{new}"{rest}</{tag}>'
+    return HEADING.sub(unique, html)
 
 
 THEME_BUNDLE = re.compile(r'<script src="([^"]*)assets/javascripts/bundle\.')

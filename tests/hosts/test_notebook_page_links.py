@@ -2,7 +2,7 @@
 of a book without site_url) lead to that page's address, as the chapter's own do."""
 from mkdocs.structure.files import File, Files
 
-from bookrun.hosts.mkdocs import _page_links
+from bookrun.hosts.mkdocs import _page_links, _unique_heading_ids
 
 
 class Page:
@@ -23,3 +23,12 @@ def test_a_page_link_in_a_notebook_page_becomes_the_pages_address(tmp_path):
     assert _page_links(html, notebook, files) == (
         '<a href="../../ppo/#the-clip">the clip</a> <a href="missing.md">gone</a> '
         '<a href="https://example.org/a.md">out</a>')
+
+
+def test_repeated_headings_get_the_ids_the_contents_link():
+    one = '<h3 id="solution">Solution<a class="anchor-link" href="#solution">¶</a></h3>'
+    html = "<h2 id=\"a\">A</h2>" + one + "<p>x</p>" + one + one
+    assert _unique_heading_ids(html) == (
+        '<h2 id="a">A</h2>' + one + "<p>x</p>"
+        + '<h3 id="solution_1">Solution<a class="anchor-link" href="#solution_1">¶</a></h3>'
+        + '<h3 id="solution_2">Solution<a class="anchor-link" href="#solution_2">¶</a></h3>')
