@@ -44,7 +44,7 @@ def describe(logits, label, n=2000):
 
 
 print("'great': share of 'great' tokens; distinct: share of distinct sequences")
-print(f"{'':10} {'great':>7}  {'distinct':>8}  a sample")
+print(" " * 11 + "'great'  distinct  a sample")
 _ = torch.manual_seed(2)
 hack = {"reference": describe(ref_logits, "reference")}
 for beta in (0.0, 1.0):
