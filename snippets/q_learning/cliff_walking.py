@@ -36,8 +36,8 @@ for name, pi in (("pi*", greedy_c), ("best eps-greedy", soft_c)):
     rows[[S_C, G_C]] = ["S", "G"]
     v_greedy = policy_value(pi, R_c, P_c, GAMMA, LIVE_C)[S_C]
     v_soft = policy_value(eps_soft(pi), R_c, P_c, GAMMA, LIVE_C)[S_C]
-    print(f"{name}: {len(path(pi)) - 1} moves; V(start) {v_greedy:+.2f} acting"
-          f" greedily, {v_soft:+.2f} with eps = {EPS}")
+    print(f"{name}: {len(path(pi)) - 1} moves; V(start) {v_greedy:+.2f} if"
+          f" greedy, {v_soft:+.2f} with eps = {EPS}")
     print("\n".join("   " + "".join(rows[r * W:(r + 1) * W]) for r in range(4)))
 
 # Sutton and Barto's rule instead: a step into the cliff costs -100 and puts the
@@ -55,5 +55,5 @@ LIVE_SB = np.append(LIVE_C, True)                   # the cliff is never stood o
 V_sb, _ = value_iteration(R_sb, P_sb, GAMMA, LIVE_SB)
 greedy_sb = backup(V_sb, R_sb, P_sb, GAMMA).argmax(axis=1)
 soft_sb, _ = best_eps_greedy(EPS, R_sb, P_sb, GAMMA, LIVE_SB)
-print(f"with a fall sending the agent back to the start: pi* "
+print(f"if a fall sends the agent back to the start: pi* "
       f"{len(path(greedy_sb)) - 1} moves, best eps-greedy {len(path(soft_sb)) - 1}")

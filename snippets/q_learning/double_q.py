@@ -56,13 +56,13 @@ blocks = {"1-10": slice(0, 10), "11-50": slice(10, 50), "51-100": slice(50, 100)
           "101-300": slice(100, 300)}
 print(f"share of 'left' from A, mean ± std over {SEEDS_AB} groups of {RUNS_AB:,} runs "
       f"(optimal {EPS_AB / 2:.0%})")
-print(f"{'episodes':>20s}" + "".join(f"{k:>14s}" for k in blocks))
+print(f"{'episodes':>17s}" + "".join(f"{k:>14s}" for k in blocks))
 for name, share in left_share.items():
     cells = [share[:, s].mean(1) for s in blocks.values()]
-    print(f"{name:>20s}" + "".join(f"{c.mean():8.3f} ±{c.std():.3f}" for c in cells))
+    print(f"{name:>17s}" + "".join(f"{c.mean():7.3f} ±{c.std():.3f}" for c in cells))
 
-print(f"mean estimate of Q(A, left) (true value {B_MEAN}) after episode"
-      "     10      50     300")
+print(f"mean estimate of Q(A, left) (true value {B_MEAN})")
+print(f"{'after episode':>17s}" + "      10      50     300")
 for name, q in q_left_mean.items():
     at_episodes = "".join(f"{q[e - 1]:+8.3f}" for e in (10, 50, 300))
-    print(f"{name:>20s}" + " " * 36 + at_episodes)
+    print(f"{name:>17s}" + at_episodes)

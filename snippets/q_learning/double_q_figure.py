@@ -17,6 +17,6 @@ plt.show()
 peak = {name: (share.mean(0).max(), share.mean(0).argmax() + 1)
         for name, share in left_share.items()}
 for name, (top, at) in peak.items():
-    print(f"{name}: episode 1 {left_share[name][:, 0].mean():.3f}, highest share "
-          f"{top:.3f} (episode {at}), last 100 episodes "
+    print(f"{name}: episode 1 {left_share[name][:, 0].mean():.3f}, peak "
+          f"{top:.3f} (episode {at}), last 100: "
           f"{left_share[name][:, -100:].mean():.3f}")

@@ -68,6 +68,7 @@ sync = np.array([VARIANTS[v][1] for v, _ in setups])
 q_dqn = train_dqn(buffer, sync, lr=np.array([lr for _, lr in setups]))
 v_dqn = policy_value(q_dqn[-1].argmax(-1))[:, START]
 v_table = policy_value(greedy[7])[:, START]         # the table after 4000 steps
-print(f"after 4000 moves, greedy policy worth V(S): DQN {v_dqn[:SEEDS].mean():.3f}"
-      f" (replay + target, step 0.3, mean of {SEEDS}), table {v_table.mean():.3f}"
-      f" (mean of 20), optimum {V_star[START]:.3f}")
+print("after 4000 moves, greedy policy worth V(S):")
+print(f"  DQN     {v_dqn[:SEEDS].mean():.3f} (replay + target, step 0.3, mean of {SEEDS})")
+print(f"  table   {v_table.mean():.3f} (mean of 20)")
+print(f"  optimum {V_star[START]:.3f}")

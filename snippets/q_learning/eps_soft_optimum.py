@@ -13,14 +13,14 @@ pi_soft, Q_soft = best_eps_greedy()
 vote_sarsa = votes[is_sarsa].sum(0).argmax(-1)
 print("best eps-greedy policy = pi* on every square:",
       bool(np.all((pi_soft == pi_star) | ~DECIDE)))
-print("corner (square 3) under eps-greedy play:",
+print("corner (square 3) in eps-greedy play:",
       "  ".join(f"{ARROWS[a]} {Q_soft[3, a]:+.3f}" for a in range(N_A)))
 for name, pi in (("pi*", pi_star), ("SARSA majority vote", vote_sarsa)):
     worth = policy_value(eps_soft(pi))[START]
     print(f"{name:20s} worth {worth:.4f} under eps-greedy play")
 
-print("squares where the vote differs from pi*, with the exact eps-greedy cost of the"
-      " vote's action\nand the median number of visits per SARSA run (all squares: "
+print("squares where the vote differs from pi*, with its exact eps-greedy cost"
+      "\nand the median number of visits per SARSA run (all squares: "
       f"{np.median(visits_m[is_sarsa][:, DECIDE]):.0f})")
 for s in np.flatnonzero(DECIDE & (vote_sarsa != pi_star)):
     cost = Q_soft[s].max() - Q_soft[s, vote_sarsa[s]]

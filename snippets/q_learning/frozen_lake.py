@@ -28,4 +28,4 @@ def success(pi, limit=100):
 
 print(desc[0:4], desc[4:8], desc[8:12], desc[12:16], sep="\n")
 print(f"optimal policy: V*(start) = {V_fl[0]:.3f}, reaches G within 100 steps "
-      f"with probability {success(pi_fl):.3f}")
+      f"with p = {success(pi_fl):.3f}")

@@ -24,6 +24,7 @@ pi_learned = checkpoints[-1]
 v_learned = policy_value(pi_learned, R_fl, P_fl, G_FL, live)[0]
 print(f"{len(wins)} episodes; share won among the last 500: {np.mean(wins[-500:]):.3f}")
 print(f"greedy policy reaches G with probability {success(pi_learned):.3f}"
-      f" (optimum {success(pi_fl):.3f}); V(start) {v_learned:.3f} vs {V_fl[0]:.3f}")
+      f" (optimum {success(pi_fl):.3f})")
+print(f"its V(start) {v_learned:.3f}, V*(start) {V_fl[0]:.3f}")
 explorer = eps_soft(pi_learned, 0.05)               # the same policy, 5 % random
 print(f"with 5 % random actions it reaches G with probability {success(explorer):.3f}")

@@ -15,7 +15,7 @@ plt.show()
 within = np.mean(curve >= 0.99 * V_star[START], axis=1)
 for n in (1000, 2000, 5000, STEPS):
     print(f"after {n:5d} steps: median shortfall {mid[n // 500 - 1]:.4f}, "
-          f"runs within 1% of the optimum {within[n // 500 - 1]:.2f}")
+          f"runs within 1% of optimum {within[n // 500 - 1]:.2f}")
 
 near_tie = pi_star.copy()
 near_tie[8] = np.argsort(Q_star[8])[-2]             # square 8 takes its runner-up

@@ -10,8 +10,9 @@ print("V_shaped = V* - phi:", np.allclose(V_p, V_star - phi))
 rewards = np.stack([R_BASE] * 10 + [R_bonus] * 10 + [R_pot] * 10)
 Qh, visits_h, _ = run_q_learning(30, STEPS, seed=3, R=rewards)
 pols = Qh.argmax(axis=-1)
+print(f"{'':11s}  true V(S)  reaches G in 20 moves  share of steps on square 10")
 for k, name in enumerate(("true reward", "+0.3 bonus", "potential")):
     r = slice(10 * k, 10 * k + 10)
-    print(f"{name:11s}: true V(S) {policy_value(pols[r])[:, START].mean():+.3f}, "
-          f"reaches G in 20 moves {reach_goal(pols[r]).mean():.2f}, "
-          f"share of steps on square 10 {(visits_h[r, 10] / STEPS).mean():.2f}")
+    print(f"{name:11s}  {policy_value(pols[r])[:, START].mean():+9.3f}"
+          f"  {reach_goal(pols[r]).mean():21.2f}"
+          f"  {(visits_h[r, 10] / STEPS).mean():27.2f}")

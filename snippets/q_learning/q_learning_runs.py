@@ -38,7 +38,7 @@ STEPS = 20_000
 Q, visits, greedy = run_q_learning(n_runs=20, steps=STEPS, seed=0)
 learned = Q[0].argmax(axis=1)                       # run 0, shown in full
 differ = [int(s) for s in np.flatnonzero(DECIDE & (learned != pi_star))]
-print(f"{STEPS} sampled steps per run; run 0 estimates the start at "
+print(f"{STEPS} sampled steps per run; run 0 values the start at "
       f"{Q[0, START].max():.3f} (optimum {V_star[START]:.3f})")
 show([ARROWS[a] for a in learned])
 print("squares where run 0 disagrees with value iteration:", differ)

@@ -13,6 +13,6 @@ pi_b = backup(V_b, R_bonus).argmax(axis=1)
 print("optimal policy once the bonus is paid:")
 show([ARROWS[a] for a in pi_b])
 for name, pi, Vs in (("true reward", pi_star, V_star), ("with bonus", pi_b, V_b)):
-    print(f"{name:11s}: V(S) it believes {Vs[START]:+.3f}, true value "
-          f"{policy_value(pi)[START]:+.3f}, reaches G within 20 moves "
+    print(f"{name:11s}: V(S) believed {Vs[START]:+.3f}, true "
+          f"{policy_value(pi)[START]:+.3f}, reaches G in 20 moves "
           f"{reach_goal(pi):.2f}")

@@ -17,9 +17,9 @@ def sweep_frame(sweep=6):
                 title=f"{optimal_arrows[sweep]} of {DECIDE.sum()} arrows optimal")
     _ = ax2.legend(loc="lower right")
     fig.subplots_adjust(left=0.07, right=0.98, bottom=0.14, top=0.9, wspace=0.3)
-    print(f"sweep {sweep}: start square worth {V[START]:+.3f} (V* {V_star[START]:.3f}),"
-          f" worst error {sweep_errors[sweep]:.2g},"
-          f" {optimal_arrows[sweep]} of {DECIDE.sum()} arrows optimal")
+    print(f"sweep {sweep}: V(start) {V[START]:+.3f} (V* {V_star[START]:.3f}),"
+          f" max error {sweep_errors[sweep]:.2g},"
+          f" {optimal_arrows[sweep]}/{DECIDE.sum()} arrows optimal")
     plt.show()
 
 

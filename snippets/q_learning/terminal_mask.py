@@ -21,5 +21,6 @@ for _ in range(1000):
 pi_bug = backup(V_bug).argmax(axis=1)
 flips = np.flatnonzero(DECIDE & (pi_bug != pi_star))
 print("optimum of the buggy target differs from pi* on squares", flips.tolist(),
-      [f"{ARROWS[pi_star[s]]} -> {ARROWS[pi_bug[s]]}" for s in flips],
-      f"| true V(S) {policy_value(pi_bug)[START]:.4f} vs {V_star[START]:.4f}")
+      [f"{ARROWS[pi_star[s]]} -> {ARROWS[pi_bug[s]]}" for s in flips])
+print(f"true V(S) of that optimum vs pi*: {policy_value(pi_bug)[START]:.4f} vs "
+      f"{V_star[START]:.4f}")

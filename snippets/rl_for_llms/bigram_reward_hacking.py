@@ -38,11 +38,13 @@ def describe(logits, label, n=2000):
     toks, logp = sample(logits, n)
     share = (toks == GREAT).float().mean().item()
     distinct = len({tuple(s) for s in toks.tolist()}) / n
-    print(f"{label:14} 'great' share {share:.2f}  distinct sequences {distinct:.2f}"
-          f"  e.g. {' '.join(vocab[t] for t in toks[0].tolist())}")
+    print(f"{label:10} {share:7.2f}  {distinct:8.2f}"
+          f"  {' '.join(vocab[t] for t in toks[0].tolist())}")
     return share, distinct
 
 
+print("'great': share of 'great' tokens; distinct: share of distinct sequences")
+print(" " * 11 + "'great'  distinct  a sample")
 _ = torch.manual_seed(2)
 hack = {"reference": describe(ref_logits, "reference")}
 for beta in (0.0, 1.0):

@@ -25,9 +25,9 @@ def group_frame(preset="one correct of four"):
                ylim=(-1.6, 2.6), ylabel="advantage", title=f"rewards: {preset}")
     _ = ax.legend(loc="upper right", ncol=2, fontsize=10)
     fig.subplots_adjust(left=0.1, right=0.98, bottom=0.18, top=0.9)
-    shown = ", ".join(f"{v:g}" for v in rewards)
-    print(f"{preset}, rewards ({shown}): "
-          + "; ".join(f"{name} {fmt(a)}" for name, a in adv.items()))
+    first = [f"{a[0]:+.2f}" for a in adv.values()]  # reply 1, in the legend's order
+    print("reply 1: Dr. GRPO {}, RLOO {}, GRPO sample std {}, population {}"
+          .format(*first))
     plt.show()
 
 

@@ -23,12 +23,12 @@ def train_lengths(beta, steps=300, lr=0.05):
     return np.array(history)
 
 
-print(f"reward model: {intercept:+.2f} {slope:+.3f} * sentences "
-      f"(scores 10 sentences {rm_len[-1]:.2f}, true quality {quality[-1]:.2f})")
+print(f"reward model: {intercept:+.2f} {slope:+.3f} * sentences")
+print(f"10 sentences: reward model {rm_len[-1]:.2f}, true quality {quality[-1]:.2f}")
 len_runs = {beta: train_lengths(beta) for beta in (0.0, 0.3)}
 for beta, h in len_runs.items():
     print(f"beta {beta}: true quality start {h[0, 1]:.2f}, best {h[:, 1].max():.2f}"
-          f" (step {h[:, 1].argmax()}), end {h[-1, 1]:.2f}; RM end {h[-1, 0]:.2f}")
+          f" (step {h[:, 1].argmax()}), end {h[-1, 1]:.2f} (RM {h[-1, 0]:.2f})")
 
 # -- drawing the figure --
 fig, ax = plt.subplots(figsize=(7, 3.5))

@@ -133,7 +133,7 @@ def test_cliff_walk_separates_greedy_and_eps_greedy_optima():
     greedy_v, safe_v = numbers(out[0])[1], numbers(out[5])[1]
     assert greedy_v > safe_v                                   # acting greedily, pi* wins
     # Sutton and Barto's rule (a fall returns to the start) keeps both routes
-    assert out[10] == ("with a fall sending the agent back to the start: pi* 13 moves,"
+    assert out[10] == ("if a fall sends the agent back to the start: pi* 13 moves,"
                        " best eps-greedy 17")
 
 
@@ -146,7 +146,8 @@ def test_terminal_mask_invisible_at_zero_large_when_optimistic():
     assert value("no_mask[init == 1, START].max(-1).mean() | .3f") > 2 * 0.481
     assert rows[3][3] > 0.95 * 0.481                # ...while the greedy policy survives
     flip = line("terminal_mask.py", "optimum of the buggy target")
-    assert "squares [1] ['< -> >']" in flip and flip.endswith("0.4784 vs 0.4815")
+    assert flip.endswith("squares [1] ['< -> >']")
+    assert line("terminal_mask.py", "true V(S) of that optimum").endswith("0.4784 vs 0.4815")
     buggy = value("policy_value(no_mask[init == 1].argmax(-1))[:, START].mean() | .3f")
     masked = value("policy_value(with_mask[init == 1].argmax(-1))[:, START].mean() | .3f")
     assert buggy == rows[3][3] and masked == rows[2][3] and abs(buggy - masked) < 0.01
@@ -252,7 +253,7 @@ def test_sweep_figure_news_travels_one_move_per_sweep():
     assert rec.value("int(np.argmax(sweeps[:, START] > 0))") == "6"
     assert rec.value("sweeps[:, START].min() | .3f") == f"{min(start_values):.3f}"
     assert rec.output("sweep_explorer.py").strip().startswith(
-        f"sweep 6: start square worth {start_values[6]:+.3f} (V* 0.481)")
+        f"sweep 6: V(start) {start_values[6]:+.3f} (V* 0.481)")
     # the arrows are all optimal while the values are still visibly off
     assert rec.value("int(np.argmax(optimal_arrows == DECIDE.sum()))") == "10"
     assert float(rec.value("sweep_errors[np.argmax(optimal_arrows == DECIDE.sum())]"
