@@ -275,26 +275,10 @@ def test_no_link_points_at_a_placeholder_host(walk):
     assert not walk.placeholders, sorted(walk.placeholders)
 
 
-# Outputs still wider than the column: two chapters whose records this machine's torch
-# cannot reproduce digit for digit (its MKL path differs from the recording machine's),
-# so their snippets were not reprinted yet. The list may only shrink: an entry that
-# fits fails the test until it is removed, and any other wide output fails it.
-KNOWN_WIDE = {f"snippets/q_learning/{n}.py" for n in (
-    "sweep_explorer", "eps_soft_optimum", "cliff_walking", "double_q", "double_q_figure",
-    "terminal_mask", "reward_hacking", "potential_shaping", "dqn", "frozen_lake",
-    "frozen_lake_q_learning")} | {f"snippets/rl_for_llms/{n}.py" for n in (
-    "ticket_expert_labels", "group_advantage_explorer", "bigram_reward_hacking",
-    "length_reward_hacking")}
-
-
 def test_no_output_is_wider_than_its_column_on_a_desktop(walk):
     """A printed output that needs a sideways scroll on a 1280 px screen hides its end
     from a reader who does not scroll it."""
     assert walk.outputs_seen, "no printed output found: is the output block's class right?"
-    wide = {line.split(": ")[1] for line in walk.overflowing}
-    new = [line for line in walk.overflowing if line.split(": ")[1] not in KNOWN_WIDE]
-    assert not new, (f"{len(new)} of {walk.outputs_seen} outputs scroll sideways at "
-                     f"{DESKTOP['width']} px:\n" + "\n".join(new))
-    pages = {"q_learning": "q-learning", "rl_for_llms": "rl-for-language-models"}
-    expected = {k for k in KNOWN_WIDE if pages[k.split("/")[1]] in walk.pages}
-    assert expected <= wide, f"these fit now: remove them from KNOWN_WIDE: {expected - wide}"
+    assert not walk.overflowing, (f"{len(walk.overflowing)} of {walk.outputs_seen} outputs "
+                                  f"scroll sideways at {DESKTOP['width']} px:\n"
+                                  + "\n".join(walk.overflowing))
