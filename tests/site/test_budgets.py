@@ -113,7 +113,10 @@ def test_chapter_notebook(site, chapter):
     expected = [(ROOT / t).read_text(encoding="utf-8").rstrip("\n") for t in shown]
     live = [c for c in code if "-live-" in c.get("id", "")]
     assert len(live) == text.count('class="bookrun-frames"'), f"{rel}: live-slider cells"
-    assert [c.source for c in code if c not in live] == expected, (
+    # and, before an exercise's solution, the reader's answer cell and its check
+    answers = [c for c in code if c.get("id", "").startswith("exercise-")]
+    assert len(answers) % 2 == 0, f"{rel}: an answer cell without its check, or the reverse"
+    assert [c.source for c in code if c not in live and c not in answers] == expected, (
         f"{rel}: its code cells are not the page's {len(shown)} snippets in page order")
 
     for href in COLAB.findall(text):  # when colab_base is set: the same file on gh-pages
