@@ -248,9 +248,8 @@ class _Facts:
 
 def parse_chapter(text: str, snippets_root: Path, shown: str,
                   page: Path | None = None, min_alt_words: int = 0) -> ChapterDoc | None:
-    """Parse a page's file text (`shown` names it in errors); None when it runs no snippet.
-    One walk over the lines finds the directives, the bindings and what the header
-    counts; the front matter is read as the page's fields, not as prose."""
+    """A page's text parsed in one walk (`shown` names it in errors; None: no snippet):
+    directives, bindings, what the header counts; front matter as fields, not prose."""
     lines = text.splitlines()
     front = front_matter_end(lines)  # its last line (0: none)
     found, facts, fills, refs, title_line, block_end = [], _Facts(), {}, [], 0, 0
@@ -285,13 +284,20 @@ def parse_chapter(text: str, snippets_root: Path, shown: str,
     if not found:
         return None
     chapter = _chapter(found, Path(shown) if page is None else page, shown)
+    return _document(chapter, text, shown, facts, fills, refs, title_line,
+                     _body_line(lines, front), answer_lines)
+
+
+def _document(chapter, text: str, shown: str, facts, fills, refs, title_line: int,
+              body_line: int, answer_lines) -> ChapterDoc:
+    """The parse's result, once the walk has found the chapter and what it counts."""
     meta = split_front_matter(text, shown)[0]  # an unclosed or broken one is an error
     figures = [f for s in chapter.steps for f in s.figures]
     page_facts = PageFacts(facts.words, facts.code, len(figures),
                            sum(1 for f in figures if f.interactive is not None))
     answers = _answers(answer_lines, chapter.steps, shown)
     return ChapterDoc(chapter, text, meta, page_facts, fills, tuple(refs), title_line,
-                      _body_line(lines, front), answers)
+                      body_line, answers)
 
 
 def _answers(found: list[tuple[int, str]], steps, shown: str) -> tuple[Answer, ...]:
