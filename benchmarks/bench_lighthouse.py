@@ -49,12 +49,18 @@ def measure(bases: list[str], pages: list[str], runs: int) -> list[dict[str, lis
                 report = lighthouse_run.run(base + (f"{page}/" if page else ""),
                                             ("performance",))
                 audits = report["audits"]
+                print(f"  run {n + 1}: {base} {page or 'home'}", file=sys.stderr, flush=True)
+                if report["categories"]["performance"]["score"] is None:
+                    # Lighthouse could not score this load (a metric failed to settle on
+                    # a busy machine): said, and left out of the medians, not fatal.
+                    print(f"    no score: {report.get('runtimeError') or 'a metric failed'}",
+                          file=sys.stderr, flush=True)
+                    continue
                 results[page].append({
                     "score": report["categories"]["performance"]["score"] * 100,
                     "tbt": audits["total-blocking-time"]["numericValue"],
                     "lcp": audits["largest-contentful-paint"]["numericValue"],
                 })
-                print(f"  run {n + 1}: {base} {page or 'home'}", file=sys.stderr, flush=True)
     return got
 
 
