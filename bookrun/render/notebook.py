@@ -78,6 +78,7 @@ class _Walk:
         self.boxes: list = []  # the admonitions open at this line, outermost first
         self.level = 1  # of the last heading outside a box
         self.skip_to = 0  # the last line of a step's `Figure:`/`Alt:` block
+        self.lines = doc.text.splitlines()  # where an admonition's box ends is read here
 
     def cells(self) -> list:
         if not self.doc.title_line:
@@ -110,8 +111,7 @@ class _Walk:
 
     def open_box(self, m, number: int) -> None:
         """An admonition's title; one holding a code cell starts a cell of its own."""
-        lines = self.doc.text.splitlines()
-        end = box_end(lines, number - 1, indent_of(m.group())) + 1  # its first line after
+        end = box_end(self.lines, number - 1, indent_of(m.group())) + 1  # its first line after
         holds_cells = any(number < at < end for at in [*self.steps, *self.answers])
         if holds_cells:
             self.flush()

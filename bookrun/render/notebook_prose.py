@@ -15,12 +15,12 @@ import re
 from dataclasses import dataclass
 
 from bookrun.parse.bindings import sub_outside_code
+from bookrun.render.links import BOOK_LINE  # `@clone`, `@pdf`: the build's, not the reader's
 
 # `!!! note "Title"`, `??? question "Title"`, `???+ info`: pymdownx.details and admonition.
 ADMONITION = re.compile(r'^(?P<indent>[ \t]*)(?P<mark>\?\?\?\+?|!!!)[ \t]+(?P<kind>[\w-]+)'
                         r'(?:[ \t]+"(?P<title>[^"]*)")?[ \t]*$')
 BOOK_COMMENT = re.compile(r"<!--\s*bookrun:.*?-->")
-BOOK_LINE = re.compile(r"^[ \t]*@(?:clone|pdf)[ \t]*$")  # bookrun.render.links.BOOK_LINE
 # A link's end, `](target)`: its text may have begun on an earlier line. An image's
 # source is rewritten too, since a notebook in Colab has no neighbouring files either.
 LINK = re.compile(r"\]\((?P<target>[^)\s]+)\)")
