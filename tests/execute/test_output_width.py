@@ -13,6 +13,16 @@ CODE = {"fits.py": "print('x' * 10)\n", "wide.py": "print('short')\nprint('y' * 
 OPTION = "markdown_extensions:\n  - bookrun.extension:\n      max_output_width: {}\n"
 
 
+def warnings_of(book, limit: int | None = 10) -> list[str]:
+    """What a build of `book` warns, with `max_output_width` at `limit` (None: as given)."""
+    warnings = []
+    if limit is not None:
+        book.config = dataclasses.replace(book.config, max_output_width=limit)
+    book.warn = warnings.append
+    book.build()
+    return warnings
+
+
 def test_columns_count_what_the_page_shows():
     assert columns("abc") == 3
     assert columns("a\tb") == 9  # the tab reaches column 8
@@ -26,11 +36,7 @@ def test_a_long_line_is_quoted_by_its_start():
 
 
 def test_a_build_warns_of_the_wide_snippet_only(tmp_path):
-    warnings = []
-    book = make_book(tmp_path, PAGE, CODE)
-    book.config = dataclasses.replace(book.config, max_output_width=10)
-    book.warn = warnings.append
-    book.build()
+    warnings = warnings_of(make_book(tmp_path, PAGE, CODE))
     assert len(warnings) == 1
     assert warnings[0] == ("docs/demo.md:7: snippets/demo/wide.py prints 1 line(s) "
                            "wider than max_output_width (10), the widest 11: 'yyyyyyyyyyy'")
@@ -39,18 +45,13 @@ def test_a_build_warns_of_the_wide_snippet_only(tmp_path):
 def test_a_reused_record_warns_again(tmp_path):
     book = make_book(tmp_path, PAGE, CODE)
     book.build()  # recorded with the limit off: no warning then
-    warnings = []
-    book.config = dataclasses.replace(book.config, max_output_width=10)
-    book.warn = warnings.append
-    book.build()
+    warnings = warnings_of(book)
     assert [w.split(" prints")[0] for w in warnings] == ["docs/demo.md:7: snippets/demo/wide.py"]
 
 
 def test_off_by_default(tmp_path):
-    warnings = []
     book = make_book(tmp_path, PAGE, CODE)
-    book.warn = warnings.append
-    book.build()
+    warnings = warnings_of(book, limit=None)
     assert book.config.max_output_width == 0 and warnings == []
 
 
@@ -90,11 +91,7 @@ bars()
 
 
 def test_a_frame_wider_than_the_limit_is_named(tmp_path):
-    warnings = []
-    book = make_book(tmp_path, FRAMES_PAGE, FRAMES_CODE)
-    book.config = dataclasses.replace(book.config, max_output_width=10)
-    book.warn = warnings.append
-    book.build()
+    warnings = warnings_of(make_book(tmp_path, FRAMES_PAGE, FRAMES_CODE))
     assert warnings == ["docs/demo.md:3: snippets/demo/bars.py prints 1 line(s) wider than "
                         "max_output_width (10), the widest 12: 'nnnnnnnnnnnn'"]
 
