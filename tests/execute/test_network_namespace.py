@@ -83,6 +83,7 @@ def namespace():
     steps = [["ip", "netns", "add", name],
              [*ns, "ip", "addr", "add", f"{ADDRESS}/32", "dev", "lo"],
              [*ns, "ip", "link", "set", "lo", "up"]]
+    listener = None
     try:
         for step in steps:
             subprocess.run(step, check=True, capture_output=True, timeout=20)
@@ -90,9 +91,10 @@ def namespace():
                                     stdout=subprocess.PIPE, text=True)
         assert listener.stdout.readline().strip() == "ready"
         yield ns, listener
-        listener.kill()
-        listener.wait(timeout=10)
-    finally:
+    finally:  # also after a failed test: no listener outlives it in a deleted namespace
+        if listener is not None:
+            listener.kill()
+            listener.wait(timeout=10)
         subprocess.run(["ip", "netns", "delete", name], capture_output=True, timeout=20)
 
 
