@@ -22,7 +22,7 @@ from bookrun.config import EXTENSION, BookConfig, ConfigError, places
 from bookrun.hosts import publish
 from bookrun.hosts.search_view import search_view, without_search_attributes
 from bookrun.hosts.serve import Serve, stale
-from bookrun.markdown.diagrams import DiagramError, draw_diagrams_in_html
+from bookrun.markdown.diagrams import DEFAULT_CACHE, DiagramError, draw_diagrams_in_html
 from bookrun.markdown.math import MathError, draw_math_in_html
 from bookrun.render.extension import (FIGURE, BookrunExtension, PageContext, chapter_number,
                                       markdown_problems)
@@ -251,7 +251,7 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
         them for MathJax and mermaid.js, fetched from other hosts)."""
         # Where the diagrams extension reads its cache: relative to the build's folder.
         cache = (config.mdx_configs.get("bookrun.markdown.diagrams") or {}).get(
-            "cache_dir", "diagrams")
+            "cache_dir", DEFAULT_CACHE)
         try:
             html = draw_diagrams_in_html(html, Path(cache), shown)
             return draw_math_in_html(html, shown)

@@ -36,6 +36,7 @@ from pymdownx.superfences import SuperFencesException
 from bookrun.markdown import reach
 from bookrun.markdown.where import Failure, remember_source, where
 
+DEFAULT_CACHE = "diagrams"  # the `cache_dir` option's default, relative to the build's folder
 MERMAID_JS = Path(__file__).resolve().parent / "vendor" / "mermaid" / "mermaid.min.js"
 MERMAID_VERSION = "11.12.2"  # of MERMAID_JS; tools/vendor_assets.py pins the same
 CHROMIUM = Path(os.environ.get("BOOKRUN_CHROMIUM", "/usr/bin/chromium"))
@@ -171,7 +172,7 @@ def diagram_svg(source: str, cache_dir: Path, md=None) -> str:
 
 class DiagramExtension(Extension):
     def __init__(self, **kwargs):
-        self.config = {"cache_dir": ["diagrams", "folder of the committed diagram SVGs"]}
+        self.config = {"cache_dir": [DEFAULT_CACHE, "folder of the committed diagram SVGs"]}
         super().__init__(**kwargs)
 
     def extendMarkdown(self, md):
@@ -187,7 +188,7 @@ NATURAL_WIDTH = re.compile(r'<svg\b[^>]*?style="[^"]*max-width:\s*([\d.]+)px')
 
 def fence_format(source, language, class_name, options, md, **kwargs):
     """superfences' formatter for ```mermaid fences: the diagram as inline SVG."""
-    cache_dir = getattr(md, "bookrun_diagrams", Path("diagrams"))
+    cache_dir = getattr(md, "bookrun_diagrams", Path(DEFAULT_CACHE))
     svg = diagram_svg(source, cache_dir, md)
     natural = NATURAL_WIDTH.match(svg)
     style = (f' style="--bookrun-diagram-min-width: {float(natural.group(1)) * SMALLEST_SCALE:.0f}px"'
