@@ -7,10 +7,11 @@ the home folder are fresh size-limited tmpfs mounts (`disk_mb` each), so a snipp
 neither read `~/.bashrc` nor fill the disk; what the interpreter needs from under the
 home folder (a virtualenv, pyenv) is bound back read-only. It has a network namespace
 of its own with only loopback (so `curl` in a child process and raw sockets fail, not
-just Python's `socket`), and, in a build, a PID namespace: when the worker ends, every
-process it started ends with it, detached ones included. Under `mkdocs serve` the kept
-sessions (bookrun.execute.worker.checkpoint) must outlive the worker, so there is no PID
-namespace; the worker then ends its own leftovers (bookrun.execute.worker.processes).
+just Python's `socket`), and a PID namespace, so that no process of the machine can be
+seen: in a build, when the worker ends, every process it started ends with it, detached
+ones included. Under `mkdocs serve` the kept sessions (bookrun.execute.worker.checkpoint)
+must outlive the worker: there pid 1 is a keeper (bookrun.execute.worker.keeper), which
+ends the worker's leftovers but those, and stays until they or the serve process end.
 
 The sandbox fails closed: where it cannot start, running a chapter is refused with the
 reason and the fix, unless the book turns it off on purpose (`sandbox: off` in
@@ -34,6 +35,8 @@ OFF = "off"  # `sandbox: off` in mkdocs.yml, or BOOKRUN_SANDBOX=off: unconfined 
 DEFAULT_DISK_MB = 512  # each private tmpfs of a session (BookConfig.disk_mb)
 # Fresh, size-limited and private to the session; the home folder is added when known.
 PRIVATE = ("/tmp", "/var/tmp", "/dev/shm")
+BUILD_PID = ("--unshare-pid", "--die-with-parent")  # pid 1 is bwrap's, ending with the worker
+SERVE_PID = ("--unshare-pid", "--as-pid-1")  # pid 1 is the keeper, ending with serve
 FIX = ("install bubblewrap (Debian and Ubuntu: apt-get install bubblewrap) and allow "
        "unprivileged user namespaces (Ubuntu 24.04: sysctl "
        "kernel.apparmor_restrict_unprivileged_userns=0, or an AppArmor profile for bwrap); "
@@ -51,7 +54,7 @@ def probe() -> tuple[str | None, str]:
     if program is None:
         return None, "bubblewrap (bwrap) is not on the PATH"
     try:
-        done = subprocess.run([program, *_base_args(), "--unshare-pid", "--", "true"],
+        done = subprocess.run([program, *_base_args(), *BUILD_PID, "--", "true"],
                               stdin=subprocess.DEVNULL, capture_output=True, text=True,
                               timeout=PROBE_SECONDS)
     except (OSError, subprocess.SubprocessError) as exc:
@@ -72,7 +75,7 @@ def _base_args() -> list[str]:
     # The host's devices stay (a GPU), /proc is remounted so that, in a PID namespace, it
     # shows the sandbox's processes, and every other path is read-only.
     return ["--ro-bind", "/", "/", "--dev-bind", "/dev", "/dev", "--proc", "/proc",
-            "--unshare-net", "--die-with-parent"]
+            "--unshare-net"]
 
 
 def requested_off(mode: str = "") -> bool:
@@ -146,6 +149,9 @@ def command(root: Path, writable: list[Path], keep_sessions: bool, mode: str = "
             words += ["--ro-bind", str(path), str(path)]
     for path in writable:
         words += ["--bind", str(path), str(path)]
-    if not keep_sessions:
-        words.append("--unshare-pid")
+    # Its own PID namespace. In a build it ends with the worker (bwrap's pid 1 ends when
+    # the worker does, and it and the worker die with the build). Under serve the keeper
+    # is pid 1 (bookrun.execute.worker.keeper), which ends when the serve process does: a
+    # session's parent is a thread of serve's that ends before its kept sessions.
+    words += SERVE_PID if keep_sessions else BUILD_PID
     return words + ["--"]

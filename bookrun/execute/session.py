@@ -7,6 +7,7 @@ import os
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -17,7 +18,7 @@ from pathlib import Path
 
 from bookrun.errors import ExecutionError, PageError
 from bookrun.execute import environment, sandbox
-from bookrun.execute.worker import checkpoint, processes
+from bookrun.execute.worker import checkpoint, keeper, processes
 from bookrun.execute.worker.protocol import (BindingJob, ControlSpec, FigureSpec, Job, Limits,
                                              RunError, RunResult, StepJob, StepResult)
 from bookrun.model.page import Chapter, FramesFile, Run, SnippetRun, Step
@@ -60,6 +61,11 @@ DEFAULT_DISK_MB = sandbox.DEFAULT_DISK_MB
 # that a Ctrl-C can end them all at once (stop_all).
 _running: dict[int, Path] = {}
 _running_lock = threading.Lock()
+# Under serve, in the sandbox: the bwrap of each session whose keeper still holds kept
+# sessions (reaped once ended), and the pipe whose end tells every keeper that this
+# process is gone (bookrun.execute.worker.keeper).
+_keepers: list[subprocess.Popen] = []
+_serve_pipe: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -100,13 +106,13 @@ def step_job(step: Step, rel: str, page: str, resume_key: str | None = None) -> 
 
 def chapter_job(chapter: Chapter, root: Path, snippets_root: Path, work: Path, timeout: float,
                 memory_gb: float, fingerprint: dict | None, checkpoints: Path | None,
-                keys: list[str], disk_mb: int = DEFAULT_DISK_MB) -> Job:
+                keys: list[str], disk_mb: int = DEFAULT_DISK_MB, owner: int = 0) -> Job:
     page = os.path.relpath(chapter.page, root)
     rel = os.path.relpath(snippets_root, root)
     steps = tuple(step_job(s, rel, page, keys[k] if keys else None)
                   for k, s in enumerate(chapter.steps))
     kept = {} if checkpoints is None else {"checkpoints": checkpoints / chapter.name,
-                                           "owner": os.getpid()}
+                                           "owner": owner or os.getpid()}
     return Job(page=page, cwd=Path(root), figdir=work / "figures", live=work / "live",
                result=work / "result.json", timeout=timeout, memory_gb=memory_gb,
                disk_mb=disk_mb, steps=steps, fingerprint=fingerprint or {}, **kept)
@@ -132,8 +138,10 @@ def execute(chapter: Chapter, root: Path, snippets_root: Path, scratch: Path,
     (work / OWNER).write_text(str(os.getpid()))
     # 96 bits: short, as a Unix socket's name must be.
     keys = [k[:24] for k in resume_keys] if checkpoints is not None else []
+    # Kept sessions end with their owner: in the sandbox, the keeper that is their pid 1.
+    owner = 0 if sandbox.requested_off(policy.sandbox) else keeper.PID
     job = chapter_job(chapter, root, snippets_root, work, timeout, memory_gb, fingerprint,
-                      checkpoints, keys, policy.disk_mb)
+                      checkpoints, keys, policy.disk_mb, owner)
     try:
         try:
             result = _run(chapter, root, work, job, timeout, keys, policy)
@@ -189,6 +197,8 @@ def _run_worker(chapter: Chapter, root: Path, work: Path, job: Job, timeout: flo
         job.checkpoints.parent.mkdir(parents=True, exist_ok=True)
     prefix = sandbox.command(root, writable, keep_sessions=keeps, mode=policy.sandbox,
                              disk_mb=policy.disk_mb)
+    if keeps and prefix:
+        return _run_kept(chapter, work, job, timeout, prefix, root, env)
     # The worker's own messages go to a file, not a pipe: a child process that inherits
     # a pipe keeps it open, and a read waiting for its end would wait as long as it lives.
     log = work / "worker.log"
@@ -208,6 +218,52 @@ def _run_worker(chapter: Chapter, root: Path, work: Path, job: Job, timeout: flo
     finally:
         processes.end_group(proc.pid, processes.kept(job.live))
         proc.wait()
+        with _running_lock:
+            _running.pop(proc.pid, None)
+    return _outcome(chapter, work, job, timeout, code, log.read_text(errors="replace"))
+
+
+def _run_kept(chapter, work: Path, job: Job, timeout: float, prefix: list[str], root: Path,
+              env: dict) -> RunResult:
+    """Under serve, in the sandbox: the worker started by a keeper, pid 1 of the session's
+    PID namespace, which reports the worker's exit code and stays for its kept sessions
+    (bookrun.execute.worker.keeper). Pids inside differ from ours, so nothing here ends
+    a process by pid: the keeper kills the worker when our end of the socket shuts."""
+    global _serve_pipe
+    with _running_lock:
+        _keepers[:] = [p for p in _keepers if p.poll() is None]  # reaped once ended
+        if _serve_pipe is None:  # never closed, nor inherited: its end is ours
+            _serve_pipe = os.pipe()
+    ours, theirs = socket.socketpair()
+    log = work / "worker.log"
+    try:
+        with log.open("wb") as out:
+            proc = subprocess.Popen(
+                prefix + [sys.executable, "-m", "bookrun.execute.worker.keeper",
+                          str(theirs.fileno()), str(_serve_pipe[0]), str(work / "job.json")],
+                cwd=root, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=out,
+                pass_fds=(theirs.fileno(), _serve_pipe[0]), start_new_session=True)
+    finally:
+        theirs.close()
+    with _running_lock:
+        _running[proc.pid] = job.live
+    try:
+        line, _ = checkpoint.read_line(ours, b"", time.monotonic() + timeout + KILL_GRACE)
+        killed = line is None
+        if killed:  # the worker never came back to Python to stop itself
+            ours.shutdown(socket.SHUT_WR)
+            line, _ = checkpoint.read_line(ours, b"", time.monotonic() + 30)
+        try:
+            code = None if killed else int(json.loads(line)["code"])
+        except (ValueError, TypeError, KeyError):  # no keeper (bwrap failed), or it died
+            processes.end_group(proc.pid)
+            code = proc.wait()
+            code = 128 - code if code > 128 else code
+        if proc.poll() is None:
+            with _running_lock:
+                _keepers.append(proc)
+    finally:
+        ours.close()
         with _running_lock:
             _running.pop(proc.pid, None)
     return _outcome(chapter, work, job, timeout, code, log.read_text(errors="replace"))

@@ -8,6 +8,7 @@ import os
 import random
 import signal
 import subprocess
+import tempfile
 import sys
 import time
 from pathlib import Path
@@ -344,3 +345,32 @@ def test_any_failure_to_run_a_session_is_an_execution_error(kept, monkeypatch):
     with pytest.raises(ExecutionError, match="the session could not be run: OSError: "
                                              "cannot read from timed out object"):
         kept.build()
+
+
+# -- serve: kept sessions are in a PID namespace too (issue 33) ------------------------
+LOOK = ("import os, pathlib\ndef cmdline(p):\n    try:\n        return pathlib.Path(f'/proc/{p}/cmdline')"
+        ".read_bytes().replace(b'\\0', b' ').decode()\n    except OSError:\n        return ''\n\n"
+        "seen = [cmdline(p) for p in os.listdir('/proc') if p.isdigit()]\n"
+        "print('host process seen' if any(MARKER in c for c in seen) else 'none seen')\n")
+
+
+@needs_sandbox
+def test_a_kept_session_sees_no_process_of_the_host_and_ends_when_released(tmp_path):
+    command = a_sleep()
+    host = subprocess.Popen(command.split())
+    book = make_book(tmp_path, "# Demo\n@run demo/a.py\n@run demo/b.py\n",
+                     {"a.py": LOOK.replace("MARKER", repr(command)), "b.py": LOOK.replace("MARKER", repr(command))})
+    book.checkpoints = Path(tempfile.mkdtemp(prefix="bk-"))  # as under serve
+    try:
+        record = book.build()["demo"]
+        assert [record.output(n) for n in ("a.py", "b.py")] == ["none seen\n"] * 2
+        assert len(list((book.checkpoints / "demo").glob("*.sock"))) == 1
+        b = book.snippets_root / "demo" / "b.py"
+        b.write_text(b.read_text() + "print('resumed')\n")
+        assert book.build()["demo"].output("b.py") == "none seen\nresumed\n"
+        assert running(str(tmp_path))  # the kept session, in its sandbox, waits
+    finally:
+        checkpoint.release(book.checkpoints / "demo")
+        host.kill()
+        host.wait()
+    assert gone(str(tmp_path), within=5) == []  # its sandbox ended with it

@@ -8,7 +8,7 @@ from bookrun.store.key import WORKER, worker_digest
 
 # The syntax-tree digest of the worker package (bookrun/execute/worker/, less
 # protocol_version.py) for each protocol number. Recompute it with the command below.
-PINNED = {1: "66324d03f4353c007dd329cf8ce753e96b8c844b8030e6f45265ff29c7e955ae"}
+PINNED = {1: "aec5f56f7af5122dbd3c65aa9b4010fdc6927254b285d5bdcfaa9b969d655d13"}
 RECOMPUTE = 'python -c "from bookrun.store.key import worker_digest; print(worker_digest())"'
 
 

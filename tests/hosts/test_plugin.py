@@ -223,6 +223,20 @@ def wait_for(url, wanted, timeout=90):
     raise AssertionError(f"{url} never showed {wanted!r}; last:\n{html[-2000:]}")
 
 
+def processes_of(folder) -> list[str]:
+    """Running processes (not this one) whose command line names `folder`."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            words = (entry / "cmdline").read_bytes()
+            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            continue  # not a process, or ended meanwhile
+        if str(folder).encode() in words and state != "Z" and entry.name != str(os.getpid()):
+            found.append(words.replace(b"\0", b" ").decode(errors="replace"))
+    return found
+
+
 def save(path, text):
     """As an editor saves: the new file replaces the old at once. Written in place, the
     server's 0.5 s poll can see the emptied file and the full one: two builds."""
@@ -232,8 +246,8 @@ def save(path, text):
 
 
 def test_serve_shows_a_failing_snippet_on_its_page_and_rebuilds_once_per_save(tmp_path):
-    build(tmp_path, "# Demo\n\n@run demo/a.py\n\nValue {{ x }}.\n",
-          {"a.py": "x = 1\nprint('v1 <b>')\n"})
+    build(tmp_path, "# Demo\n\n@run demo/a.py\n\nValue {{ x }}.\n\n@run demo/b.py\n",
+          {"a.py": "x = 1\nprint('v1 <b>')\n", "b.py": "y = x\n"})
     port, log = free_port(), (tmp_path / "serve.log").open("w")
     env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
     server = subprocess.Popen([sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}"],
@@ -263,10 +277,15 @@ def test_serve_shows_a_failing_snippet_on_its_page_and_rebuilds_once_per_save(tm
         html = wait_for(url, "Value 3.")
         assert "cannot be drawn" not in html
         time.sleep(2)  # time for a second, unwanted rebuild to start, if one were coming
+        assert processes_of(tmp_path)  # the session kept before b.py, and its sandbox
     finally:
         server.terminate()
         server.wait(timeout=30)
         log.close()
+    deadline = time.monotonic() + 5
+    while processes_of(tmp_path) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert processes_of(tmp_path) == []  # none outlives the server
     text = (tmp_path / "serve.log").read_text()
     assert text.count("Building documentation") == 6, text  # the first build and one per save
     assert "Aborted" not in text and "appear stuck" not in text

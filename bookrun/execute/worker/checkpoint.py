@@ -8,12 +8,15 @@ newest checkpoint whose key still holds to fork once more and run from k on. For
 copies memory exactly (objects, random generators, figure numbers), so the outputs are
 those of a fresh run; `python -m bookrun check` still runs chapters from the start.
 
-Checkpoints belong to the serve process (`owner`): each ends within a second of it.
+Checkpoints belong to the serve process (`owner`): each ends within a second of it. In
+the sandbox they live in the session's PID namespace (pids differ from the serve
+process's), so the serve process never signals one by pid: it asks through the socket.
 """
 from __future__ import annotations
 
 import json
 import os
+import select
 import signal
 import socket
 import sys
@@ -65,8 +68,6 @@ def _serve(path: Path, owner: int, resume) -> None:
         return  # another copy of the same state got there first
     server.listen(1)
     server.settimeout(POLL)
-    pid_file = path.with_suffix(".pid")
-    pid_file.write_text(str(os.getpid()))
     try:
         while processes.alive(owner):
             try:
@@ -81,7 +82,6 @@ def _serve(path: Path, owner: int, resume) -> None:
                 _resume(server, conn, request.job, owner, resume)
     finally:
         path.unlink(missing_ok=True)
-        pid_file.unlink(missing_ok=True)
         _remove_if_empty(path.parent)
 
 
@@ -96,7 +96,7 @@ def _resume(server, conn, job: Job, owner: int, resume) -> None:
         finally:
             _exit(0)
     _reply(conn, Reply(pid=child))
-    status = _wait(child, owner)
+    status = _wait(child, owner, conn)
     # What the copy started and left (it may have been killed at the limit), except the
     # sessions it kept in turn.
     processes.end_all(processes.descendants(os.getpid(), processes.kept(job.live)))
@@ -104,16 +104,25 @@ def _resume(server, conn, job: Job, owner: int, resume) -> None:
     _reply(conn, Reply(code=os.waitstatus_to_exitcode(status)))
 
 
-def _wait(child: int, owner: int) -> int:
-    """The resumed copy's exit status; it is killed if serve itself ends meanwhile."""
+def _wait(child: int, owner: int, conn) -> int:
+    """The resumed copy's exit status; it is killed when serve shuts its end of the
+    connection (its time limit), or if serve itself ends meanwhile."""
     while True:
         pid, status = os.waitpid(child, os.WNOHANG)
         if pid:
             return status
-        if not processes.alive(owner):
+        if not processes.alive(owner) or (select.select([conn], [], [], 0.05)[0]
+                                          and not received(conn)):
             os.kill(child, signal.SIGKILL)
             return os.waitpid(child, 0)[1]
-        time.sleep(0.05)
+
+
+def received(conn) -> bytes:
+    """What came on the connection; b"" once the other end shut it (or reset it)."""
+    try:
+        return conn.recv(64)
+    except OSError:
+        return b""
 
 
 def _remove_if_empty(chapter_dir: Path) -> None:
@@ -142,7 +151,7 @@ def request(path: Path, job: Job, timeout: float, grace: float) -> tuple[int, bo
         conn.settimeout(5)
         conn.connect(str(path))
         conn.sendall(json.dumps(Request(job).to_json()).encode() + b"\n")
-        first, rest = _read_line(conn, b"", time.monotonic() + 5)
+        first, rest = read_line(conn, b"", time.monotonic() + 5)
         started = json.loads(first or b"{}")
     except (OSError, ValueError):
         conn.close()
@@ -156,11 +165,11 @@ def request(path: Path, job: Job, timeout: float, grace: float) -> tuple[int, bo
         conn.close()
         return None
     killed = False
-    line, _ = _read_line(conn, rest, time.monotonic() + timeout + grace)
-    if line is None:  # it never came back to Python to stop itself
-        os.kill(pid, signal.SIGKILL)
+    line, _ = read_line(conn, rest, time.monotonic() + timeout + grace)
+    if line is None:  # it never came back to Python to stop itself: the checkpoint kills it
+        conn.shutdown(socket.SHUT_WR)
         killed = True
-        line, _ = _read_line(conn, b"", time.monotonic() + 30)
+        line, _ = read_line(conn, b"", time.monotonic() + 30)
     conn.close()
     try:
         code = Reply.from_json(json.loads(line or b"{}")).code
@@ -169,7 +178,7 @@ def request(path: Path, job: Job, timeout: float, grace: float) -> tuple[int, bo
         return -9, killed
 
 
-def _read_line(conn, pending: bytes, deadline: float) -> tuple[bytes | None, bytes]:
+def read_line(conn, pending: bytes, deadline: float) -> tuple[bytes | None, bytes]:
     """One reply line and what came after it, read with a deadline (None past it). A
     socket file object that timed out once cannot be read again, so the socket is read
     directly; a closed connection gives what it sent ('' for nothing)."""
@@ -194,14 +203,18 @@ def _read_line(conn, pending: bytes, deadline: float) -> tuple[bytes | None, byt
 
 def release(directory: Path, keep_keys: set[str] | None = None) -> None:
     """End the checkpoints in `directory` whose keys are not in `keep_keys` (all if None)."""
-    for pid_file in directory.glob("*.pid") if directory.is_dir() else []:
-        if keep_keys is not None and pid_file.stem in keep_keys:
+    for path in directory.glob("*.sock") if directory.is_dir() else []:
+        if keep_keys is not None and path.stem in keep_keys:
             continue
+        conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
-            os.kill(int(pid_file.read_text()), signal.SIGTERM)
-        except (ValueError, OSError):
-            pass
-        pid_file.unlink(missing_ok=True)
-        pid_file.with_suffix(".sock").unlink(missing_ok=True)
+            conn.settimeout(5)
+            conn.connect(str(path))
+            conn.sendall(json.dumps(Request().to_json()).encode() + b"\n")  # end
+        except OSError:
+            pass  # ended already
+        finally:
+            conn.close()
+        path.unlink(missing_ok=True)
     if directory.is_dir():
         _remove_if_empty(directory)
