@@ -6,6 +6,7 @@ failed or passed; that no process whose command line holds the case's own marker
 changed outside its scratch folder."""
 import os
 import random
+import shutil
 import signal
 import subprocess
 import tempfile
@@ -374,3 +375,34 @@ def test_a_kept_session_sees_no_process_of_the_host_and_ends_when_released(tmp_p
         host.kill()
         host.wait()
     assert gone(str(tmp_path), within=5) == []  # its sandbox ended with it
+
+
+SERVE = """\
+import sys, tempfile
+from pathlib import Path
+from bookrun.store.book import Book
+book = Book(root=sys.argv[1], timeout=60.0)
+book.checkpoints = Path(tempfile.mkdtemp(prefix="bk-"))
+book.build()
+print(book.checkpoints, flush=True)
+sys.stdin.read()
+"""
+
+
+@needs_sandbox
+def test_kept_sessions_end_with_a_killed_serve_process(tmp_path):
+    """No release, no clean exit: the keeper sees the serve process's end by itself."""
+    make_book(tmp_path, "# Demo\n@run demo/a.py\n@run demo/b.py\n",
+              {"a.py": "x = 1\n", "b.py": "y = x\n"})
+    serve = subprocess.Popen([sys.executable, "-c", SERVE, str(tmp_path)], text=True,
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    try:
+        kept = Path(serve.stdout.readline().strip())
+        assert len(list((kept / "demo").glob("*.sock"))) == 1
+        assert len(running(str(tmp_path))) > 1  # serve, and the kept session's sandbox
+    finally:
+        serve.kill()
+        serve.wait()
+    assert gone(str(tmp_path), within=5) == []
+    shutil.rmtree(kept, ignore_errors=True)
