@@ -8,7 +8,7 @@ from bookrun.store.key import WORKER, worker_digest
 
 # The syntax-tree digest of the worker package (bookrun/execute/worker/, less
 # protocol_version.py) for each protocol number. Recompute it with the command below.
-PINNED = {1: "aec5f56f7af5122dbd3c65aa9b4010fdc6927254b285d5bdcfaa9b969d655d13"}
+PINNED = {1: "ab6874605816480f2940fb29542f2dc4a6c50a0e2ba7292715d021e9e21591ba"}
 RECOMPUTE = 'python -c "from bookrun.store.key import worker_digest; print(worker_digest())"'
 
 
