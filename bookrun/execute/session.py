@@ -243,6 +243,9 @@ def _run_kept(chapter, work: Path, job: Job, timeout: float, prefix: list[str], 
                           str(theirs.fileno()), str(_serve_pipe[0]), str(work / "job.json")],
                 cwd=root, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=out,
                 pass_fds=(theirs.fileno(), _serve_pipe[0]), start_new_session=True)
+    except BaseException:
+        ours.close()
+        raise
     finally:
         theirs.close()
     with _running_lock:

@@ -406,3 +406,23 @@ def test_kept_sessions_end_with_a_killed_serve_process(tmp_path):
         serve.wait()
     assert gone(str(tmp_path), within=5) == []
     shutil.rmtree(kept, ignore_errors=True)
+
+
+@needs_sandbox
+def test_a_kept_sessions_worker_stuck_in_c_code_is_killed_and_the_kept_one_spared(tmp_path):
+    book = make_book(tmp_path, "# Demo\n@run demo/a.py\n@run demo/b.py\n", {
+        "a.py": "x = 1\n", "b.py": "import signal, time\n_ = signal.pthread_sigmask("
+                                   "signal.SIG_BLOCK, [signal.SIGALRM])\ntime.sleep(60)\n"},
+        timeout=1)
+    book.checkpoints = Path(tempfile.mkdtemp(prefix="bk-"))  # as under serve
+    t0 = time.monotonic()
+    try:
+        with pytest.raises(ExecutionError, match=r"timed out after 1 s while running "
+                                                  r"snippets/demo/b.py"):
+            book.build()
+        assert time.monotonic() - t0 < 1 + session.KILL_GRACE + 3
+        assert len(list((book.checkpoints / "demo").glob("*.sock"))) == 1
+        assert len(running(str(tmp_path))) == 3  # bwrap, its keeper and the kept session
+    finally:
+        checkpoint.release(book.checkpoints / "demo")
+    assert gone(str(tmp_path), within=5) == []

@@ -1,7 +1,10 @@
 """Under `mkdocs serve`, in the sandbox: pid 1 of the session's PID namespace.
 
-A PID namespace ends (the kernel kills everything in it) when its pid 1 ends, and
-bwrap's own pid 1 ends with the worker, while the sessions the worker keeps
+A PID namespace ends (the kernel kills everything in it) when its pid 1 ends. bwrap's
+own pid 1 reaps until nothing is left, but bwrap returns when the worker ends, and
+under --die-with-parent its pid 1 dies with it; without that flag nothing would end
+the namespace with serve (whose thread that started bwrap ends first, which is what
+--die-with-parent watches). The sessions the worker keeps
 (bookrun.execute.worker.checkpoint) must outlive it. So under serve bwrap runs this
 keeper as pid 1 (`--as-pid-1`): it starts the worker exactly as a build does, reports
 the worker's exit code to the serve process, ends what the worker left running but its
