@@ -8,7 +8,7 @@ from bookrun.store.key import WORKER, worker_digest
 
 # The syntax-tree digest of the worker package (bookrun/execute/worker/, less
 # protocol_version.py) for each protocol number. Recompute it with the command below.
-PINNED = {1: "ab6874605816480f2940fb29542f2dc4a6c50a0e2ba7292715d021e9e21591ba"}
+PINNED = {1: "2d0a19e64de3e3a69905aee53992f344818b88143c7bde885aa1d9967486cdaf"}
 RECOMPUTE = 'python -c "from bookrun.store.key import worker_digest; print(worker_digest())"'
 
 

@@ -37,14 +37,21 @@ def keep(directory: Path, key: str, owner: int, resume, live: Path) -> None:
     path = directory / f"{key}.sock"
     if path.exists():
         return  # this very state is kept already
+    # Bound before the session goes on: the folder is never seen empty (and removed) by
+    # the serve process once the session has ended.
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         directory.mkdir(parents=True, exist_ok=True)
-    except OSError:
-        return  # (another chapter's last checkpoint was removing the folder) none kept
+        server.bind(str(path))
+    except OSError:  # another copy of the same state got there first, or (another
+        server.close()  # chapter's last checkpoint was removing the folder) none kept
+        return
+    server.listen(1)
     sys.stdout.flush()
     sys.stderr.flush()
     child = os.fork()
     if child:
+        server.close()
         processes.note_kept(live, child)
         return
     try:
@@ -55,18 +62,12 @@ def keep(directory: Path, key: str, owner: int, resume, live: Path) -> None:
         null = os.open(os.devnull, os.O_RDWR)
         for fd in (0, 1, 2):
             os.dup2(null, fd)
-        _serve(path, owner, resume)
+        _serve(server, path, owner, resume)
     finally:
         _exit(0)
 
 
-def _serve(path: Path, owner: int, resume) -> None:
-    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    try:
-        server.bind(str(path))
-    except OSError:
-        return  # another copy of the same state got there first
-    server.listen(1)
+def _serve(server, path: Path, owner: int, resume) -> None:
     server.settimeout(POLL)
     try:
         while processes.alive(owner):
