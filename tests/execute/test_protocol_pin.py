@@ -8,7 +8,7 @@ from bookrun.store.key import WORKER, worker_digest
 
 # The syntax-tree digest of the worker package (bookrun/execute/worker/, less
 # protocol_version.py) for each protocol number. Recompute it with the command below.
-PINNED = {1: "66324d03f4353c007dd329cf8ce753e96b8c844b8030e6f45265ff29c7e955ae"}
+PINNED = {1: "ee02e4ed62dc09e538b5d26705fa30afe4679571c965c6c7f3680c37122e72e2"}
 RECOMPUTE = 'python -c "from bookrun.store.key import worker_digest; print(worker_digest())"'
 
 
