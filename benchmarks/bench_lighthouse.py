@@ -13,11 +13,18 @@ and largest contentful paint, and whether each chapter is within 5 points of hom
 and under 600 ms of blocking (the targets of issue 22). With --against, a second built
 site (before a change, say) is measured in turn with the first, page by page, so that a
 busy machine slows both alike; one table each.
+
+When Jupyter Book 1.x is installed (a benchmark extra, never the book's requirement: the
+program named by JUPYTER_BOOK, or `jupyter-book` on the PATH), the same run also builds
+the site's ppo notebook (the whole chapter: prose, code, outputs) with it, measures its
+page in the same rounds, and prints its scores beside this book's ppo page and notebook
+page, as ratios. --no-jupyter-book leaves it out.
 """
 from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -32,6 +39,12 @@ from helpers.site_server import serve, stop  # noqa: E402
 CHAPTERS = ["setup", "return-and-discount", "bandits", "q-learning", "policy-gradients", "ppo",
             "rl-for-language-models"]
 POINTS, TBT_MS = 5, 600
+# Jupyter Book's own defaults, but no execution: the notebook carries its recorded outputs.
+JB_CONFIG = """title: Reinforcement learning, by running it
+execute:
+  execute_notebooks: "off"
+"""
+JB_TOC = "format: jb-book\nroot: ppo\n"
 
 
 def build(site: Path) -> None:
@@ -40,33 +53,71 @@ def build(site: Path) -> None:
                    cwd=ROOT, env=env, check=True, timeout=900)
 
 
-def measure(bases: list[str], pages: list[str], runs: int) -> list[dict[str, list[dict]]]:
-    """For each site served at one of `bases`, page -> the results of its runs."""
-    got: list[dict[str, list[dict]]] = [{p: [] for p in pages} for _ in bases]
+def measure(targets: list[tuple[str, str]], runs: int) -> dict[str, list[dict]]:
+    """label -> the results of its runs, for each (label, url); in rounds, in turn."""
+    got: dict[str, list[dict]] = {label: [] for label, _ in targets}
     for n in range(runs):
-        for page in pages:
-            for base, results in zip(bases, got):
-                report = lighthouse_run.run(base + (f"{page}/" if page else ""),
-                                            ("performance",))
-                audits = report["audits"]
-                print(f"  run {n + 1}: {base} {page or 'home'}", file=sys.stderr, flush=True)
-                if report["categories"]["performance"]["score"] is None:
-                    # Lighthouse could not score this load (a metric failed to settle on
-                    # a busy machine): said, and left out of the medians, not fatal.
-                    print(f"    no score: {report.get('runtimeError') or 'a metric failed'}",
-                          file=sys.stderr, flush=True)
-                    continue
-                results[page].append({
-                    "score": report["categories"]["performance"]["score"] * 100,
-                    "tbt": audits["total-blocking-time"]["numericValue"],
-                    "lcp": audits["largest-contentful-paint"]["numericValue"],
-                })
+        for label, url in targets:
+            report = lighthouse_run.run(url, ("performance",))
+            audits = report["audits"]
+            print(f"  run {n + 1}: {url}", file=sys.stderr, flush=True)
+            if report["categories"]["performance"]["score"] is None:
+                # Lighthouse could not score this load (a metric failed to settle on
+                # a busy machine): said, and left out of the medians, not fatal.
+                print(f"    no score: {report.get('runtimeError') or 'a metric failed'}",
+                      file=sys.stderr, flush=True)
+                continue
+            got[label].append({
+                "score": report["categories"]["performance"]["score"] * 100,
+                "tbt": audits["total-blocking-time"]["numericValue"],
+                "lcp": audits["largest-contentful-paint"]["numericValue"],
+            })
     return got
 
 
+def medians(runs: list[dict]) -> dict[str, float]:
+    return {k: statistics.median(r[k] for r in runs) for k in ("score", "tbt", "lcp")}
+
+
+def jupyter_book() -> str | None:
+    """The Jupyter Book program, where installed."""
+    return os.environ.get("JUPYTER_BOOK") or shutil.which("jupyter-book")
+
+
+def build_jupyter_book(program: str, notebook: Path, out: Path) -> Path:
+    """Jupyter Book's site of the one notebook; the folder that holds its ppo.html."""
+    source = out / "source"
+    source.mkdir(parents=True)
+    shutil.copy(notebook, source / "ppo.ipynb")
+    (source / "_config.yml").write_text(JB_CONFIG)
+    (source / "_toc.yml").write_text(JB_TOC)
+    done = subprocess.run([program, "build", str(source), "--path-output", str(out)],
+                          capture_output=True, text=True, timeout=900)
+    if done.returncode:  # its warnings (links to the other chapters) are shown only then
+        sys.exit(f"{program} build failed:\n{done.stdout}\n{done.stderr}")
+    return out / "_build" / "html"
+
+
+def comparison(got: dict[str, list[dict]]) -> None:
+    """Jupyter Book's ppo page beside this book's, as ratios to this book's chapter."""
+    med = {label: medians(runs) for label, runs in got.items() if runs}
+    ours = med["ppo"]
+    print("\n| ppo, as built by | performance | total blocking time | LCP | "
+          "score / ours | TBT / ours | LCP / ours |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for label, name in (("ppo", "this book (chapter page)"),
+                        ("notebooks/ppo", "this book (notebook page)"),
+                        ("jupyter-book", "Jupyter Book 1.x (same notebook)")):
+        m = med.get(label)
+        if m is None:
+            continue
+        print(f"| {name} | {m['score']:.0f} | {m['tbt']:,.0f} ms | {m['lcp'] / 1000:.1f} s | "
+              f"{m['score'] / ours['score']:.2f} | {m['tbt'] / max(ours['tbt'], 1):.1f} | "
+              f"{m['lcp'] / ours['lcp']:.1f} |")
+
+
 def table(got: dict[str, list[dict]]) -> bool:
-    med = {p: {k: statistics.median(r[k] for r in runs) for k in ("score", "tbt", "lcp")}
-           for p, runs in got.items()}
+    med = {p: medians(runs) for p, runs in got.items()}
     home = med[""]["score"]
     print("| page | performance | vs home | total blocking time | LCP | target |")
     print("|---|---:|---:|---:|---:|---|")
@@ -90,11 +141,14 @@ def main():
     parser.add_argument("--site", type=Path, help="a built site (default: build this tree)")
     parser.add_argument("--pages", help="comma-separated chapters (default: all)")
     parser.add_argument("--against", type=Path, help="a second built site, measured in turn")
+    parser.add_argument("--no-jupyter-book", action="store_true",
+                        help="leave out Jupyter Book's build of the ppo notebook")
     args = parser.parse_args()
     why = lighthouse_run.missing()
     if why:
         sys.exit(why)
     pages = ["", *(args.pages.split(",") if args.pages else CHAPTERS)]
+    program = None if args.no_jupyter_book or "ppo" not in pages else jupyter_book()
     with tempfile.TemporaryDirectory(prefix="bench-lighthouse-") as tmp:
         site = args.site
         if site is None:
@@ -102,17 +156,30 @@ def main():
             site = Path(tmp) / "site"
             build(site)
         sites = [site, *([args.against] if args.against else [])]
+        if program:
+            print(f"building the ppo notebook with {program} ...", file=sys.stderr, flush=True)
+            sites.append(build_jupyter_book(program, site / "notebooks" / "ppo" / "ppo.ipynb",
+                                            Path(tmp) / "jupyter-book"))
         served = [serve(s) for s in sites]
+        bases = [base for _, base in served]
+        targets = [(f"{n}:{p}", bases[n] + (f"{p}/" if p else ""))
+                   for n in range(len(bases) - bool(program)) for p in pages]
+        if program:
+            targets += [("0:notebooks/ppo", bases[0] + "notebooks/ppo/"),
+                        ("jupyter-book", bases[-1] + "ppo.html")]
         try:
-            got = measure([base for _, base in served], pages, args.runs)
+            got = measure(targets, args.runs)
         finally:
             for server, _ in served:
                 stop(server)
     ok = True
-    for site, results in zip(sites, got):
+    for n, site in enumerate(sites[:len(sites) - bool(program)]):
         if args.against:
             print(f"\n{site}:\n")
-        ok &= table(results)
+        ok &= table({p: got[f"{n}:{p}"] for p in pages})
+    if program:
+        comparison({"ppo": got["0:ppo"], "notebooks/ppo": got["0:notebooks/ppo"],
+                    "jupyter-book": got["jupyter-book"]})
     sys.exit(0 if ok else 1)
 
 

@@ -6,7 +6,7 @@ for name, share in left_share.items():
     _ = ax.fill_between(episode, mean - std, mean + std, color=line.get_color(),
                         alpha=0.3, lw=0)
 
-_ = ax.axhline(EPS_AB / 2, color="k", ls=":", lw=1, label="optimal, eps / 2")
+_ = ax.axhline(EPS_AB / 2, color="k", ls=":", lw=1, label=r"optimal, $\varepsilon/2$")
 _ = ax.set_xlabel("episode")
 _ = ax.set_ylabel("share of runs going left from A")
 _ = ax.set_ylim(0, 1)

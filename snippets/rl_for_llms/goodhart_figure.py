@@ -7,7 +7,7 @@ fig, ax = plt.subplots(figsize=(7, 3.5))
 _ = ax.plot(curves[:, 2], curves[:, 0] - curves[0, 0], label="reward model (gain)")
 _ = ax.plot(curves[:, 2], curves[:, 1] - curves[0, 1], label="true utility (gain)")
 _ = ax.axhline(0, color="grey", lw=0.8)
-_ = ax.set(xlabel="KL(pi* || base)  (smaller beta to the right)",
+_ = ax.set(xlabel=r"$\mathrm{KL}(\pi^*\,\Vert\,\pi_{\mathrm{base}})$  (smaller $\beta$ to the right)",
            ylabel="change from the base model", title="Optimising a proxy: Goodhart")
 _ = ax.legend()
 fig.tight_layout()

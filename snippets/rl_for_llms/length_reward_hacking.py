@@ -33,8 +33,8 @@ for beta, h in len_runs.items():
 # -- drawing the figure --
 fig, ax = plt.subplots(figsize=(7, 3.5))
 for (beta, h), colour in zip(len_runs.items(), ["C3", "C0"]):
-    _ = ax.plot(h[:, 0], ls="--", c=colour, label=f"reward model, beta {beta}")
-    _ = ax.plot(h[:, 1], ls="-", c=colour, label=f"true quality, beta {beta}")
+    _ = ax.plot(h[:, 0], ls="--", c=colour, label=rf"reward model, $\beta$ = {beta}")
+    _ = ax.plot(h[:, 1], ls="-", c=colour, label=rf"true quality, $\beta$ = {beta}")
 
 _ = ax.set(xlabel="gradient step", ylabel="expected value", ylim=(-1.2, 2.7),
            title="Training against a length-loving reward model")

@@ -124,6 +124,26 @@ def test_a_command_noted_mid_exec_is_read_again_when_named(tmp_path):
         parent.wait()
 
 
+def test_a_command_still_mid_exec_is_waited_for_then_named_by_its_program(tmp_path,
+                                                                         monkeypatch):
+    """On a loaded machine the exec itself can still be under way when the chapter ends
+    (CI once printed "started by a.py ()"): the arguments are awaited for a moment, and
+    without them the program's name stands in; never an empty name."""
+    from bookrun.execute.worker import processes
+
+    entry = tmp_path / "4242"
+    entry.mkdir()
+    (entry / "cmdline").write_bytes(b"")
+    (entry / "comm").write_text("sleep\n")
+    monkeypatch.setattr(processes, "PROC", tmp_path)
+    assert processes.command_line(4242) == ""  # a plain look does not wait
+    t0 = time.monotonic()
+    assert processes.command_line(4242, settle=0.3) == "sleep"
+    assert 0.3 <= time.monotonic() - t0 < 2
+    (entry / "cmdline").write_bytes(b"sleep\x00600.5\x00")
+    assert processes.command_line(4242, settle=5) == "sleep 600.5"
+
+
 @needs_proc
 @pytest.mark.parametrize("detached", [False, True])
 def test_a_child_left_running_fails_the_chapter_at_once_and_is_ended(tmp_path, detached,

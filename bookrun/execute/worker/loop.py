@@ -65,18 +65,20 @@ def lint(path, source, tree):
 
 
 def note_children(state: SessionState, live: Path):
-    """Remember which snippet started each child process still running."""
+    """Remember which snippet started each child process still running (a command read
+    empty, mid-exec, is read again at the next look)."""
     for pid in processes.descendants(state.session, processes.kept(live)):
-        state.children.setdefault(pid, (state.path, processes.command_line(pid)))
+        path, command = state.children.get(pid, (state.path, ""))
+        state.children[pid] = (path, command or processes.command_line(pid))
 
 
 def _started(state: SessionState, pid: int) -> tuple[str, str] | None:
     """(snippet, command) of a child noted after a snippet, or None. A command noted
-    empty was read mid-exec (the new program's arguments not yet in place, a window
-    that a busy machine widens): it is read again now."""
+    empty was read mid-exec (the new program's arguments not yet in place): it is read
+    again now, waiting up to a second for the exec to finish."""
     noted = state.children.get(pid)
     if noted and not noted[1]:
-        noted = (noted[0], processes.command_line(pid))
+        noted = (noted[0], processes.command_line(pid, settle=1.0))
     return noted
 
 

@@ -109,13 +109,29 @@ def marked(word: str) -> list[int]:
     return found
 
 
-def command_line(pid: int) -> str:
-    """What the process runs, as a person would type it (short), or '' once it ended."""
-    try:
-        words = (PROC / str(pid) / "cmdline").read_bytes().split(b"\0")
-    except OSError:
-        return ""
-    text = " ".join(w.decode(errors="replace") for w in words if w)
+def command_line(pid: int, settle: float = 0.0) -> str:
+    """What the process runs, as a person would type it (short), or '' once it ended.
+
+    A process caught mid-exec shows no arguments yet: the kernel fills them in only after
+    loading the new program, a window that a busy machine widens to many milliseconds.
+    With `settle`, it is read again for up to that many seconds, then named by its
+    program name (/proc/PID/comm) if the arguments still are not there.
+    """
+    deadline = time.monotonic() + settle
+    while True:
+        try:
+            words = (PROC / str(pid) / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            return ""
+        text = " ".join(w.decode(errors="replace") for w in words if w)
+        if text or time.monotonic() >= deadline:
+            break
+        time.sleep(0.01)
+    if not text and settle:
+        try:
+            text = (PROC / str(pid) / "comm").read_text().strip()
+        except OSError:
+            return ""
     return text if len(text) <= 80 else text[:77] + "..."
 
 
