@@ -15,6 +15,7 @@ import math
 import re
 import xml.etree.ElementTree as ET
 
+from markdown import Extension
 from markdown.postprocessors import Postprocessor
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -244,4 +245,11 @@ class ZoomPostprocessor(Postprocessor):
 def register(md) -> None:
     """After raw HTML is restored (30), like the copy buttons."""
     md.postprocessors.register(ZoomPostprocessor(md), "bookrun_zoom", 14)
+
+
+class ZoomExtension(Extension):
+    """The postprocessor alone (bookrun.extension registers it itself)."""
+
+    def extendMarkdown(self, md):
+        register(md)
 
