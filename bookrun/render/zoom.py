@@ -3,8 +3,8 @@
 At build time, `panels` reads a figure's SVG (Matplotlib's, text drawn as glyphs) and
 finds the crops that cut a row of panels apart between their labels; the page's image
 carries them (`data-panels`). After Markdown, the postprocessor wraps each figure's
-image in a link to itself (class `glightbox`: the lightbox opens it, by click, tap or
-Enter; without the lightbox's script the link opens the image) and, when it has
+image in a link to itself (the MkDocs host adds the class `glightbox`, and the lightbox
+opens it by click, tap or Enter; elsewhere the link opens the image) and, when it has
 panels, adds the same image once per panel, cropped by CSS alone, which bookrun.css
 shows instead of the whole figure in a narrow column. Nothing is measured in the
 browser; an interactive figure's frames swap every copy's src (frames.js).
@@ -216,6 +216,7 @@ def _pc(share: float) -> str:
     return f"{100 * share:.4g}%" if share else "0"
 
 
+LINK = "bookrun-zoom"  # the class of a figure's link
 IMG = re.compile(r'<img\b[^>]*\bclass="bookrun-figure"[^>]*>')
 ATTR = re.compile(r'\s([\w:-]+)="([^"]*)"')
 
@@ -233,7 +234,7 @@ def zoomable(tag: str) -> str:
             (a, top, b - a, height - top) for a, b in zip(cuts, cuts[1:])]
         inner += (f'<span class="bookrun-panels" role="img" aria-label="{attrs.get("alt", "")}">'
                   + "".join(_crop(src, *c, width) for c in crops) + "</span>")
-    return (f'<a class="glightbox bookrun-zoom" href="{src}" data-type="image"'
+    return (f'<a class="{LINK}" href="{src}" data-type="image"'
             f'{" data-panels" if spec else ""}>{inner}</a>')
 
 

@@ -47,7 +47,7 @@ def test_the_link_holds_the_image_and_its_panels_each_cropped_from_the_same_file
     layout = zoom.figure_attributes(svg("ppo", "clip_explorer-1.svg"))
     html = markdown.markdown(f'![Two panels.](f.svg){{ .bookrun-figure {layout} }}',
                              extensions=["attr_list", zoom.ZoomExtension()])
-    assert html.startswith('<p><a class="glightbox bookrun-zoom" href="f.svg" data-type="image"'
+    assert html.startswith('<p><a class="bookrun-zoom" href="f.svg" data-type="image"'
                            ' data-panels><img alt="Two panels."')
     panels = re.findall(r'<span class="bookrun-panel" style="([^"]+)"><img class="off-glb" '
                         r'src="f.svg" alt="" style="([^"]+)"></span>', html)
