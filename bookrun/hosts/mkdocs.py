@@ -26,6 +26,7 @@ from bookrun.markdown.diagrams import DEFAULT_CACHE, DiagramError, draw_diagrams
 from bookrun.markdown.math import MathError, draw_math_in_html
 from bookrun.render.extension import (FIGURE, BookrunExtension, PageContext, chapter_number,
                                       markdown_problems)
+from bookrun.render import zoom
 from bookrun.render.links import placeholder_links
 from bookrun.store.book import Book
 
@@ -223,6 +224,11 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
             html = self._draw_notebook_prose(html, page.file.src_uri, config)
             html = _page_links(html, page, files)
             html = _unique_heading_ids(html)
+        elif "glightbox" in config.plugins:
+            # The lightbox (mkdocs-glightbox) opens what has its class: each figure's link
+            # (render/zoom.py). Not under Zensical, whose theme would fetch GLightbox from a
+            # CDN for any element of that class: there a figure links to its image.
+            html = html.replace(f'<a class="{zoom.LINK}"', f'<a class="glightbox {zoom.LINK}"')
         return html
 
     # Material's search indexes page.content in its own on_page_context (priority 0):

@@ -17,13 +17,13 @@ from pathlib import Path
 from markdown import Extension
 from markdown.preprocessors import Preprocessor
 
-from bookrun.render import copy_above
+from bookrun.render import copy_above, zoom
 from bookrun.config import BookConfig
 from bookrun.markdown.highlight import missing_filters
 from bookrun.parse.controls import script_url
 from bookrun.model.page import Chapter, PageError
 from bookrun.parse.chapter import ChapterDoc
-from bookrun.store.records import Record
+from bookrun.store.records import Record, figures_path
 from bookrun.render.links import PageLinks, colab_url, expand_book_lines
 from bookrun.render.page import render_page
 from bookrun.model.text import visible
@@ -152,14 +152,24 @@ class BookrunPreprocessor(Preprocessor):
                           script_url(context.src_uri, context.url, context.html_links_from_source),
                           has_pdf=self.config.pdf)
         code = lambda rel: (context.snippets_root / rel).read_text(encoding="utf-8")  # noqa: E731
+        figures = figures_path(chapter.name, context.snippets_root)
         out = render_page(context.doc, context.record, code, links, self.config,
                           chapter_number=context.chapter_number, text=text,
-                          first_line=first_line(context.source, text))
+                          first_line=first_line(context.source, text),
+                          read_figure=lambda name: read_svg(figures / name))
         # After the page is drawn: its bindings are placed by the lines of the source.
         out = expand_book_lines(out, context.repo_url, links.pdf)
         if context.failure is not None:
             out = error_panel(out, context.failure)
         return out
+
+
+def read_svg(path: Path) -> str:
+    """A figure's SVG, or "" where it is missing (serve's last good run): no panels."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return ""
 
 
 def first_line(source: str, text: str) -> int:
@@ -217,3 +227,4 @@ class BookrunExtension(Extension):
         md.preprocessors.register(BookrunPreprocessor(md, self.book_config, self.page_context),
                                   "bookrun", 32)
         copy_above.register(md)  # the HTML of the placeholders render_step writes
+        zoom.register(md)  # each figure in a link the lightbox opens; its panels

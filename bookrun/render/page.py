@@ -11,7 +11,7 @@ import posixpath
 import re
 
 from bookrun.config import BookConfig
-from bookrun.render import copy_above
+from bookrun.render import copy_above, zoom
 from bookrun.parse.bindings import sub_outside_code
 from bookrun.model.page import PageError, SnippetRecord, Step
 from bookrun.parse.chapter import BOUND, ChapterDoc
@@ -56,17 +56,17 @@ def figure_anchor(number: str) -> str:
 
 
 def figure_markdown(url: str, number: str, caption: str, alt: str, indent: str,
-                    numbered: bool = True) -> list[str]:
+                    numbered: bool = True, layout: str = "") -> list[str]:
     """A <figure>: the image with its text alternative, then the caption (numbered
     `Figure <number>.` when the book numbers figures; `number` then also names its id).
 
     pymdownx.blocks.caption wraps the image and the caption (Markdown, so it may hold
     math or emphasis) in <figure> and <figcaption>; the alt text is plain text, read
-    aloud in place of the image.
+    aloud in place of the image. `layout`: its panels and least width (render.zoom).
     """
     anchor = figure_anchor(number)
     alt = ALT_SPECIALS.sub(r"\\\1", alt)
-    lines = [f"![{alt}]({url}){{ .bookrun-figure }}", "",
+    lines = [f"![{alt}]({url}){{ .bookrun-figure{' ' + layout if layout else ''} }}", "",
              f"/// figure-caption | {number}" if numbered else "/// caption",
              f"    attrs: {{id: {anchor}}}",
              caption,
@@ -99,13 +99,13 @@ def folded_drawing(code: str, indent: str) -> list[str]:
 
 def render_step(snippet_path: str, code: str, snippet: SnippetRecord | None, figure_url,
                 indent: str, figures=(), platform_bound: bool = False,
-                index: int = 0, numbered: bool = True) -> str:
+                index: int = 0, numbered: bool = True, read_figure=None) -> str:
     """The code block, then (when executed) the output block and the figures.
 
     `figures` holds (number, caption, alt, interactive) for each figure the snippet
     shows, in order (an interactive one gets its controls under it); `index` counts the
     page's code blocks above this one (for "Copy with the N above"); `numbered`: the
-    captions show their numbers.
+    captions show their numbers; `read_figure(name)`: a figure's SVG, for its panels.
     """
     # The parse allows only safe names (bookrun.parse.names); escaped all the same, since a
     # quote would end the title and the rest would become markup.
@@ -124,8 +124,9 @@ def render_step(snippet_path: str, code: str, snippet: SnippetRecord | None, fig
                                  indent)
         frames = {f.figure: f for f in snippet.frames}
         for fig, (number, caption, alt, inter) in zip(snippet.figures, figures, strict=True):
+            layout = zoom.figure_attributes(read_figure(fig.name)) if read_figure else ""
             out += [""] + figure_markdown(figure_url(fig.name), number, caption, alt, indent,
-                                          numbered)
+                                          numbered, layout)
             if inter is not None and fig.name in frames:
                 out += [""] + controls_html(inter, frames[fig.name], figure_anchor(number),
                                             indent)
@@ -183,7 +184,8 @@ def step_value(chapter, step: Step, snippet: SnippetRecord | None, body: str, li
 
 def render_page(doc: ChapterDoc, record, read_code, links: PageLinks,
                 config: BookConfig | None = None, chapter_number: str | None = None,
-                text: str | None = None, first_line: int | None = None) -> str:
+                text: str | None = None, first_line: int | None = None,
+                read_figure=None) -> str:
     """Replace every `@run` line and every `{{ }}` in the prose of one page.
 
     `doc` is the parse of the page's file; `text` is the text the host converts (by
@@ -199,6 +201,7 @@ def render_page(doc: ChapterDoc, record, read_code, links: PageLinks,
         text, first_line = doc.body(), doc.body_line
     codes = [read_code(step.snippet) for step in doc.chapter.steps]  # each read once
     page = _Splice(doc, record, codes, links, config.number_figures, chapter_number)
+    page.read_figure = read_figure
     buttons = (chapter_header(doc, codes, links) if config.chapter_headers
                else links.buttons)
     out = page.lines(text.splitlines(), first_line or 1, buttons)
@@ -217,6 +220,7 @@ class _Splice:
                  numbered: bool, chapter_number: str | None):
         self.doc, self.record, self.codes, self.numbered = doc, record, codes, numbered
         self.chapter_number, self.counter = chapter_number, []
+        self.read_figure = None  # a figure's SVG by name, for its panels (render.zoom)
         self.by_snippet = {s.snippet: s for s in record.snippets} if record else {}
         self.page_dir = posixpath.dirname(links.page_uri) or "."
 
@@ -256,7 +260,7 @@ class _Splice:
         indent = line[:len(line) - len(line.lstrip())]
         return render_step(f"snippets/{step.snippet}", self.codes[n], snippet, self.figure_url,
                            indent, figures, step.platform_bound, index=n,
-                           numbered=self.numbered)
+                           numbered=self.numbered, read_figure=self.read_figure)
 
     def fill(self, line: str, step: Step, number: int) -> str:
         if self.record is None:  # execution switched off: show what would be computed

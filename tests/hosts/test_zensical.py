@@ -20,7 +20,8 @@ TAG = re.compile(r"<[^>]+>")
 OUTPUT = re.compile(r'<div class="bookrun-output highlight">.*?<code[^>]*>(.*?)</code>', re.S)
 # Code, and the snippets copy_above.py keeps as data for its copy buttons, are not prose.
 CODE = re.compile(r"<pre\b.*?</pre>|<code\b.*?</code>|<script\b.*?</script>", re.S)
-IMG = re.compile(r'<img\b[^>]*\bsrc="([^"]+)"')
+# A figure's image (its stacked panels, render/zoom.py, show the same file again).
+IMG = re.compile(r'<img\b(?=[^>]*\bclass="bookrun-figure")[^>]*\bsrc="([^"]+)"')
 ALT = re.compile(r'<img\b[^>]*\balt="([^"]*)"')
 CHAPTERS = Book(root=ROOT).chapters()
 

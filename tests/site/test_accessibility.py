@@ -211,13 +211,19 @@ def test_no_serious_or_critical_axe_violations(axe_report, site, site_pages, sch
 
 
 # -- figures ----------------------------------------------------------------------------------
+# Each image but a stacked panel's copy of its figure (render/zoom.py): the panels are
+# read as one image, labelled with the figure's alt text.
 FIGURES = r"""
-() => [...document.querySelectorAll("article img")].map(img => {
+() => [...document.querySelectorAll("article img")].filter(img => !img.closest(".bookrun-panels"))
+  .map(img => {
   const figure = img.closest("figure");
   const caption = figure && figure.querySelector(":scope > figcaption");
+  const panels = img.parentElement.querySelector(".bookrun-panels");
   return {src: img.getAttribute("src"), alt: img.getAttribute("alt"),
           id: figure ? figure.id : null,
-          caption: caption ? caption.textContent.trim().replace(/\s+/g, " ") : null};
+          caption: caption ? caption.textContent.trim().replace(/\s+/g, " ") : null,
+          panels: panels && {label: panels.getAttribute("aria-label"), role: panels.getAttribute("role"),
+                             silent: [...panels.querySelectorAll("img")].every(i => i.alt === "")}};
 })
 """
 
@@ -248,6 +254,8 @@ def test_every_figure_has_a_numbered_caption_and_a_text_alternative(figures, pat
         alt = f["alt"] or ""
         assert len(alt.split()) >= 8 and alt not in f["caption"], (
             f"{f['src']}: the alt text must say what the figure shows: {alt!r}")
+        if f["panels"]:  # stacked on a phone: one image, with the same text alternative
+            assert f["panels"] == {"label": alt, "role": "img", "silent": True}, f["src"]
     assert numbers == list(range(1, len(shown) + 1)), f"figures numbered {numbers}"
     # every image in a chapter is one of these figures: none is left without a caption
     assert len(shown) == len(figures[path]), [f["src"] for f in figures[path]]

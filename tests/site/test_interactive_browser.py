@@ -1,5 +1,6 @@
 """Interactive figures on a built fixture site, in a real browser (Debian's chromium):
-controls by mouse and keyboard, the live text, play, no script, lazy loading, axe.
+controls by mouse and keyboard, the live text, play, no script, lazy loading, axe, the
+frame shown enlarged in the lightbox.
 Also the same page built by Zensical."""
 from __future__ import annotations
 
@@ -124,6 +125,47 @@ def test_each_control_changes_the_frame_by_keyboard(tab):
     page.keyboard.press("ArrowDown")
     wait_for_text(tab, "curve b: frequency 1.5, amplitude 2")
     assert state(tab)["width"] > 0 and tab.problems == []
+
+
+ENLARGED = """() => {
+  const img = document.querySelector(".glightbox-container .gslide.current img");
+  const text = document.querySelector(".glightbox-container .gslide.current .gslide-desc");
+  return img && img.complete && {src: img.src, width: img.getBoundingClientRect().width,
+                                 text: text ? text.textContent : null};
+}"""
+
+
+def enlarge(tab) -> dict:
+    """Enter on the figure's link; what the lightbox shows once it has opened."""
+    tab.page.locator("#figure-1-1 a.bookrun-zoom").focus(timeout=TIMEOUT_MS)
+    tab.page.keyboard.press("Enter")
+    tab.page.wait_for_function(ENLARGED, timeout=TIMEOUT_MS)
+    tab.page.wait_for_timeout(600)  # the opening fades in
+    return tab.page.evaluate(ENLARGED)
+
+
+def test_the_lightbox_enlarges_the_frame_shown_with_its_text(tab):
+    """The controls stay on the page; the enlarged figure is the frame they show, with its
+    text under it, after any number of changes (frames.js keeps the link current)."""
+    assert tab.open("demo") == []
+    page = tab.page
+    page.locator("#figure-1-1-freq").focus(timeout=TIMEOUT_MS)
+    page.keyboard.press("ArrowRight")
+    wait_for_text(tab, "curve a: frequency 1.5, amplitude 1")
+    inline = page.locator(FIGURE).bounding_box(timeout=TIMEOUT_MS)["width"]
+    shown = enlarge(tab)
+    assert shown == {"src": state(tab)["src"], "width": shown["width"],
+                     "text": "curve a: frequency 1.5, amplitude 1"}
+    assert shown["src"].startswith("blob:") and shown["width"] > 1.3 * inline
+    page.keyboard.press("Escape")
+    page.wait_for_selector(".glightbox-container", state="detached", timeout=TIMEOUT_MS)
+    page.locator("#figure-1-1-freq").focus(timeout=TIMEOUT_MS)
+    page.keyboard.press("ArrowRight")
+    wait_for_text(tab, "curve a: frequency 2.0, amplitude 1")
+    again = enlarge(tab)
+    assert (again["src"], again["text"]) == (state(tab)["src"],
+                                             "curve a: frequency 2.0, amplitude 1")
+    assert tab.problems == []
 
 
 def test_play_steps_the_time_control_and_pause_stops_it(tab):

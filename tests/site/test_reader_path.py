@@ -11,7 +11,10 @@ until drawn, and remember their size once drawn), so at the desktop's width each
 clicked on a load of its own. At the phone's, where that would double the walk's time,
 each page is loaded once and its links clicked in document order, from the top. Links
 to whole pages and files must exist; no link may lead to a placeholder host; and no
-printed output may be wider than its column on a desktop.
+printed output may be wider than its column on a desktop. At the phone's width, every
+figure's smallest text is measured as drawn (at least 9 px: rows of panels stack, and a
+wide figure scrolls sideways), and in the MkDocs build one figure per chapter is opened
+by the keyboard in the lightbox, must be larger there than inline, and closes with Escape.
 
 One browser, one walk per generator; every wait is bounded, and each page's walk has a
 time limit that fails the test when it is reached, naming what was left unfollowed.
@@ -95,6 +98,67 @@ OVERFLOWING = """() => {
 }"""
 
 
+# The smallest text of each figure as shown, in CSS px: each image on the screen (the
+# whole figure, or each stacked panel's crop of it) drawn again as inline SVG at the same
+# width, each text's size read from its glyphs' screen transform (100 glyph units to the
+# em), counting only texts inside the visible crop.
+FIGURE_TEXT = """async () => {
+  const frame = () => Promise.race([new Promise(r => requestAnimationFrame(
+    () => requestAnimationFrame(r))), new Promise(r => setTimeout(r, 2000))]);
+  const svgs = {}, sizes = {};
+  for (const figure of document.querySelectorAll("figure")) {
+    if (!figure.querySelector("img.bookrun-figure")) continue;
+    figure.scrollIntoView();  // far blocks are not laid out (content-visibility)
+    await frame();
+    const shown = [...figure.querySelectorAll("img.bookrun-figure, .bookrun-panel img")]
+      .filter(i => i.getBoundingClientRect().width > 0);
+    let least = Infinity;
+    for (const img of shown) {
+      svgs[img.src] = svgs[img.src] || await (await fetch(img.src)).text();
+      const at = img.getBoundingClientRect();
+      const crop = img.closest(".bookrun-panel, a, p").getBoundingClientRect();
+      const box = document.createElement("div");
+      box.style.cssText = "position:absolute;left:-20000px;top:0";
+      box.innerHTML = svgs[img.src].slice(svgs[img.src].indexOf("<svg"));
+      document.body.append(box);
+      const svg = box.querySelector("svg");
+      svg.style.width = at.width + "px";
+      svg.style.height = "auto";
+      const origin = svg.getBoundingClientRect();
+      for (const text of svg.querySelectorAll("g[id^=text_]")) {
+        const r = text.getBoundingClientRect();
+        const x = at.left + r.left + r.width / 2 - origin.left;
+        const y = at.top + r.top + r.height / 2 - origin.top;
+        if (x < crop.left || x > crop.right || y < crop.top || y > crop.bottom) continue;
+        let size = 0;
+        for (const glyph of text.querySelectorAll("use:not([x])")) {
+          const m = glyph.getScreenCTM();
+          size = Math.max(size, Math.hypot(m.a, m.b) * 100);
+        }
+        if (size) least = Math.min(least, size);
+      }
+      box.remove();
+    }
+    sizes[figure.id] = {px: Math.round(least * 100) / 100, images: shown.length};
+  }
+  return sizes;
+}"""
+READABLE_PX = 9
+# The lightbox's image, once its opening has settled (two frames at one width).
+ENLARGED = """async () => {
+  const frame = () => new Promise(r => setTimeout(r, 100));
+  let last = -1;
+  for (let n = 0; n < 30; n++) {
+    const img = document.querySelector(".glightbox-container .gslide.current img");
+    const width = img ? img.getBoundingClientRect().width : 0;
+    if (width && width === last) return {width, src: img.src};
+    last = width;
+    await frame();
+  }
+  return null;
+}"""
+
+
 @dataclass
 class Walk:
     """What one walk saw: every target followed with where it landed, and the rest."""
@@ -105,6 +169,9 @@ class Walk:
     overflowing: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     outputs_seen: int = 0
+    generator: str = "mkdocs"
+    figure_text: dict[str, dict] = field(default_factory=dict)  # "page#figure" -> size
+    enlarged: dict[str, dict] = field(default_factory=dict)  # page -> what opening did
 
 
 def is_placeholder(url: str) -> bool:
@@ -189,12 +256,42 @@ def walk_page(tab: Tab, base: str, path: str, width: int, walk: Walk, others: se
             walk.problems.append(failed or f"{href}: the link is gone after a reload")
             continue
         land(tab, f"clicked on {page_id(path)} at {width} px", href, walk)
+    if width == PHONE["width"]:
+        sizes = tab.page.evaluate(FIGURE_TEXT)
+        walk.figure_text |= {f"{page_id(path)}#{fig}": size for fig, size in sizes.items()}
+        if sizes and tab.page.evaluate("() => typeof GLightbox !== 'undefined'"):
+            walk.enlarged[page_id(path)] = enlarge(tab)
     if width == DESKTOP["width"]:
         tab.page.add_style_tag(content=LAY_OUT_ALL)
         tab.page.evaluate(NEXT_FRAME)
         walk.outputs_seen += tab.page.evaluate(
             "() => document.querySelectorAll('.bookrun-output pre > code').length")
         walk.overflowing += [f"{page_id(path)}: {w}" for w in tab.page.evaluate(OVERFLOWING)]
+
+
+def enlarge(tab: Tab) -> dict:
+    """The page's first figure, opened as a keyboard reader does (Tab to its link,
+    Enter), measured inline and enlarged, then closed with Escape."""
+    page = tab.page
+    link = page.locator("a.bookrun-zoom").first
+    link.scroll_into_view_if_needed()
+    inline = page.evaluate("""() => {
+      const link = document.querySelector("a.bookrun-zoom");
+      const widths = [...link.querySelectorAll("img")].map(i => i.getBoundingClientRect().width);
+      return Math.min(Math.max(...widths), link.clientWidth);
+    }""")
+    link.focus()
+    page.keyboard.press("Enter")
+    shown = page.evaluate(ENLARGED)
+    page.keyboard.press("Escape")
+    try:
+        page.wait_for_selector(".glightbox-container", state="detached", timeout=5000)
+        closed = True
+    except sync_api.Error:
+        closed = False
+    href = link.evaluate("a => a.href")
+    return {"inline": inline, "enlarged": shown and shown["width"],
+            "same image": bool(shown) and shown["src"] == href, "closed": closed}
 
 
 def walk_site(browser, base: str, pages: list[str]) -> Walk:
@@ -238,6 +335,7 @@ def walk(request, browser, built_site):
     server, base = serve(site, gzip=False)
     try:
         walked = walk_site(browser, base, ZENSICAL_PAGES if zensical else pages_of(site))
+        walked.generator = request.param
         print(f"\n{request.param}: {summary(walked)}")  # shown with -s, or by a failure
         yield walked
     finally:
@@ -282,3 +380,27 @@ def test_no_output_is_wider_than_its_column_on_a_desktop(walk):
     assert not walk.overflowing, (f"{len(walk.overflowing)} of {walk.outputs_seen} outputs "
                                   f"scroll sideways at {DESKTOP['width']} px:\n"
                                   + "\n".join(walk.overflowing))
+
+
+def test_figure_text_reads_at_9_px_on_a_phone(walk):
+    """At 390 px, every figure's smallest text measures at least READABLE_PX as drawn:
+    a row of panels stacks (render/zoom.py), a wide figure keeps a width that holds its
+    text and scrolls sideways. Before this, the book's figures drew it at 5 to 7.8 px."""
+    assert walk.figure_text, "no figure measured"
+    small = {f: s for f, s in walk.figure_text.items() if not s["px"] >= READABLE_PX}
+    assert not small, f"figures whose text is under {READABLE_PX} px at 390 px: {small}"
+    assert any(s["images"] > 1 for s in walk.figure_text.values()), "no figure stacked"
+
+
+def test_one_figure_per_chapter_opens_enlarged_by_keyboard_and_closes_with_escape(walk):
+    """MkDocs' build (Zensical runs no plugin, so its figures are plain links to their
+    images): Enter on a chapter's first figure link opens it in the lightbox, wider than
+    inline at 390 px, showing the image the link points at; Escape closes it."""
+    if walk.generator == "zensical":
+        pytest.skip("the Zensical build loads no lightbox (it runs no MkDocs plugin)")
+    chapters = {p.split("#")[0] for p in walk.figure_text} - {"home"}
+    assert set(walk.enlarged) >= chapters, f"not opened: {sorted(chapters - set(walk.enlarged))}"
+    failed = {p: e for p, e in walk.enlarged.items()
+              if not (e["enlarged"] and e["enlarged"] > e["inline"] and e["same image"]
+                      and e["closed"])}
+    assert not failed, f"figures not enlarged, or not closed by Escape: {failed}"

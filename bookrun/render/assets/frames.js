@@ -12,6 +12,11 @@
     const figure = document.getElementById(box.dataset.figure);
     const img = figure && figure.querySelector("img");
     if (!img) return;
+    // Every copy of the image (its stacked panels, render/zoom.py) shows the frame,
+    // and the link the lightbox opens points at it, with the frame's text under it.
+    const copies = [...figure.querySelectorAll("img")];
+    const link = img.closest("a.bookrun-zoom");
+    let stale = false; // the lightbox read the link before the last swap
     const original = img.src;
     const url = new URL(box.dataset.frames, img.src).href;
     const text = box.querySelector(".bookrun-frame-text");
@@ -108,8 +113,14 @@
         const n = flat(at);
         if (n === wanted) return;
         wanted = n;
-        img.src = frameUrl(n);
+        const src = frameUrl(n);
+        for (const copy of copies) copy.src = src;
         text.textContent = data.frames[n][0];
+        if (link) {
+          link.href = src;
+          link.dataset.description = data.frames[n][0];
+          stale = true;
+        }
         prefetch(at);
       }).catch(() => {
         text.textContent = "The other frames could not be loaded; the figure shows the default.";
@@ -143,6 +154,15 @@
       timer = setInterval(() => step(control), PLAY_MS);
     }
 
+    // GLightbox (mkdocs-glightbox's `lightbox`) reads its links when set up: on the
+    // first opening after a swap it reads them again, so it enlarges the frame shown.
+    if (link) {
+      link.dataset.description = text.textContent;
+      link.addEventListener("click", () => {
+        if (stale && typeof lightbox !== "undefined") lightbox.reload();
+        stale = false;
+      }, true);
+    }
     box.hidden = false;
     box.addEventListener("input", show);
     box.addEventListener("change", show);
