@@ -258,7 +258,7 @@ def test_knob_sweep_findings():
     """What must hold on any CPU: the sweep's shape and the KL stop's part in it."""
     k = knob_sweep()
     assert list(k) == KNOBS
-    assert [k[n]["planned"] for n in KNOBS] == [16, 16, 16, 8, 32, 16, 32]
+    assert [k[n]["planned"] for n in KNOBS] == [16, 16, 16, 8, 32, 8, 32]
     assert all(row["steps"] <= row["planned"] for row in k.values())
     assert k["8 epochs"]["steps"] < 32 and k["8 minibatches"]["steps"] < 32, \
         "PPO knobs: 'The KL stop took back part of the extra steps'"
