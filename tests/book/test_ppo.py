@@ -288,3 +288,5 @@ def test_knob_sweep_describes_the_run():
             f"PPO knobs: 'every knob turned up raised the mean or left it level' ({up})"
         assert min(page[up]["seeds"]) < max(raced["seeds"]), \
             f"PPO knobs: 'four seeds cannot rank' ({up}: the seeds overlap)"
+        assert page[up]["steps"] / page[up]["planned"] < raced["steps"] / 16, \
+            f"PPO knobs: 'The KL stop cut more steps from each knob turned up' ({up})"
