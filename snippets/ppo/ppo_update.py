@@ -35,43 +35,44 @@ def update(agents, opt, b, cfg, rng, log, minibatches=4):
     for step in range(max(epochs * mb)):
         walk = step < epochs * mb
         on &= torch.from_numpy(walk)
-        k = slice(None) if walk.all() else torch.from_numpy(np.flatnonzero(walk))
+        rows = slice(None) if walk.all() else torch.from_numpy(np.flatnonzero(walk))
+        eps_r = eps[rows]                          # the clip of each agent at work
         e, j = np.minimum(step // mb, epochs.max() - 1), step % mb
         start = j * (n // mb) + np.minimum(j, n % mb)
         size = n // mb + (j < n % mb)
         pos = np.minimum(start[:, None] + np.arange(size[walk].max()), n - 1)
-        i = torch.from_numpy(np.take_along_axis(order[np.arange(K), e], pos, 1))[k]
+        i = torch.from_numpy(np.take_along_axis(order[np.arange(K), e], pos, 1))[rows]
         # a narrower slice is padded with samples the mask gives no weight
-        short = torch.from_numpy(np.arange(pos.shape[1]) < size[:, None])[k]
-        o = obs[k].gather(1, i[..., None].expand(-1, -1, 4))
-        a, lp0, m, A, R = (x[k].gather(1, i) for x in (act, logp_old, mask,
-                                                        adv, target))
+        short = torch.from_numpy(np.arange(pos.shape[1]) < size[:, None])[rows]
+        o = obs[rows].gather(1, i[..., None].expand(-1, -1, 4))
+        a, lp0, m, A, R = (x[rows].gather(1, i) for x in (act, logp_old, mask,
+                                                           adv, target))
         m = m * short
         mu = masked_mean(A, m)[:, None]
         sd = masked_mean((A - mu) ** 2, m).sqrt()[:, None]
-        A = torch.where(norm_adv[k][:, None], (A - mu) / (sd + 1e-8), A)
-        logp_all = F.log_softmax(agents.net("actor", o, k), -1)
+        A = torch.where(norm_adv[rows][:, None], (A - mu) / (sd + 1e-8), A)
+        logp_all = F.log_softmax(agents.net("actor", o, rows), -1)
         logp = logp_all.gather(-1, a[..., None])[..., 0]
         ratio = torch.exp(logp - lp0)
-        surr = torch.min(ratio * A, ratio.clamp(1 - eps[k], 1 + eps[k]) * A)
+        surr = torch.min(ratio * A, ratio.clamp(1 - eps_r, 1 + eps_r) * A)
         entropy = -(logp_all.exp() * logp_all).sum(-1)
-        v_err = (agents.net("critic", o, k)[..., 0] - R) ** 2
-        loss = (-masked_mean(surr, m) + 0.5 * critic[k] * masked_mean(v_err, m)
+        v_err = (agents.net("critic", o, rows)[..., 0] - R) ** 2
+        loss = (-masked_mean(surr, m) + 0.5 * critic[rows] * masked_mean(v_err, m)
                 - 0.01 * masked_mean(entropy, m))
         loss.sum().backward()                  # agents share nothing
         with torch.no_grad():
             approx_kl = masked_mean((ratio - 1) - (logp - lp0), m)   # k3
-            clipped = masked_mean(((ratio - 1).abs() > eps[k]).float(), m)
+            clipped = masked_mean(((ratio - 1).abs() > eps_r).float(), m)
             # the part of clipfrac that lost its gradient: past the band
             # in the direction its advantage pushes
-            past = (((A > 0) & (ratio > 1 + eps[k]))
-                    | ((A < 0) & (ratio < 1 - eps[k])))
+            past = ((A > 0) & (ratio > 1 + eps_r)) | ((A < 0) & (ratio < 1 - eps_r))
             frozen = masked_mean(past.float(), m)
         norms = opt.step(on)
         for key, val in (("kl", approx_kl), ("clipfrac", clipped),
                          ("frozen", frozen), ("entropy", masked_mean(entropy, m))):
-            log[key].append(torch.zeros(K).index_put_((torch.arange(K)[k],),
-                                                      val.detach()).numpy())
+            full = torch.zeros(K)
+            full[rows] = val.detach()              # agents sitting out log 0
+            log[key].append(full.numpy())
         log["on"].append(on.numpy().copy())
         log["gnorm"].append(norms.numpy().copy())
-        on[k] &= approx_kl <= kl_stop[k]
+        on[rows] &= approx_kl <= kl_stop[rows]
