@@ -5,8 +5,9 @@ def masked_mean(x, m):
 def update(agents, opt, b, cfg, rng, log, minibatches=4):
     """One round of learning from a fresh batch, for every agent at once.
     cfg holds one entry per agent: critic (use GAE, train V), epochs, clip eps,
-    kl_stop (target for the approximate KL), norm_adv. REINFORCE and actor-critic
-    are this same loop with one epoch, no clip and no KL stop.
+    kl_stop (target for the approximate KL), norm_adv and, if given, minibatches
+    (else every agent uses the argument). REINFORCE and actor-critic are this
+    same loop with one epoch, no clip and no KL stop.
     """
     K = len(agents.theta)
     gae, ret = advantages(b)
@@ -23,38 +24,55 @@ def update(agents, opt, b, cfg, rng, log, minibatches=4):
     act = act.long()
     on = torch.ones(K, dtype=torch.bool)
     eps, critic = torch.tensor(cfg["clip"])[:, None], torch.tensor(cfg["critic"])
-    for epoch in range(max(cfg["epochs"])):
-        on &= torch.tensor(cfg["epochs"]) > epoch
-        for idx in np.array_split(rng.permuted(np.tile(np.arange(obs.shape[1]),
-                                                       (K, 1)), axis=1),
-                                  minibatches, axis=1):
-            i = torch.from_numpy(idx)
-            o = obs.gather(1, i[..., None].expand(-1, -1, 4))
-            a, lp0, m, A, R = (x.gather(1, i) for x in (act, logp_old, mask,
-                                                         adv, target))
-            mu = masked_mean(A, m)[:, None]
-            sd = masked_mean((A - mu) ** 2, m).sqrt()[:, None]
-            A = torch.where(torch.tensor(cfg["norm_adv"])[:, None],
-                            (A - mu) / (sd + 1e-8), A)
-            logp_all = F.log_softmax(agents.net("actor", o), -1)
-            logp = logp_all.gather(-1, a[..., None])[..., 0]
-            ratio = torch.exp(logp - lp0)
-            surr = torch.min(ratio * A, ratio.clamp(1 - eps, 1 + eps) * A)
-            entropy = -(logp_all.exp() * logp_all).sum(-1)
-            v_err = (agents.net("critic", o)[..., 0] - R) ** 2
-            loss = (-masked_mean(surr, m) + 0.5 * critic * masked_mean(v_err, m)
-                    - 0.01 * masked_mean(entropy, m))
-            loss.sum().backward()                  # agents share nothing
-            with torch.no_grad():
-                approx_kl = masked_mean((ratio - 1) - (logp - lp0), m)   # k3
-                clipped = masked_mean(((ratio - 1).abs() > eps).float(), m)
-                # the part of clipfrac that lost its gradient: past the band
-                # in the direction its advantage pushes
-                past = ((A > 0) & (ratio > 1 + eps)) | ((A < 0) & (ratio < 1 - eps))
-                frozen = masked_mean(past.float(), m)
-            norms = opt.step(on)
-            for key, val in (("on", on), ("kl", approx_kl), ("clipfrac", clipped),
-                             ("frozen", frozen), ("gnorm", norms),
-                             ("entropy", masked_mean(entropy, m))):
-                log[key].append(val.detach().numpy().copy())
-            on &= approx_kl <= torch.tensor(cfg["kl_stop"])
+    norm_adv, kl_stop = torch.tensor(cfg["norm_adv"]), torch.tensor(cfg["kl_stop"])
+    n, epochs = obs.shape[1], np.array(cfg["epochs"])
+    mb = np.broadcast_to(cfg.get("minibatches", minibatches), K)
+    order = np.stack([rng.permuted(np.tile(np.arange(n), (K, 1)), axis=1)
+                      for _ in range(epochs.max())], 1)   # a shuffle per epoch
+    # Agent k takes epochs[k] x mb[k] steps, step s on slice s % mb[k] of its
+    # shuffle for epoch s // mb[k], cut as np.array_split cuts. Agents whose
+    # steps are done sit out and compute nothing.
+    for step in range(max(epochs * mb)):
+        walk = step < epochs * mb
+        on &= torch.from_numpy(walk)
+        rows = slice(None) if walk.all() else torch.from_numpy(np.flatnonzero(walk))
+        eps_r = eps[rows]                          # the clip of each agent at work
+        e, j = np.minimum(step // mb, epochs.max() - 1), step % mb
+        start = j * (n // mb) + np.minimum(j, n % mb)
+        size = n // mb + (j < n % mb)
+        pos = np.minimum(start[:, None] + np.arange(size[walk].max()), n - 1)
+        i = torch.from_numpy(np.take_along_axis(order[np.arange(K), e], pos, 1))[rows]
+        # a narrower slice is padded with samples the mask gives no weight
+        short = torch.from_numpy(np.arange(pos.shape[1]) < size[:, None])[rows]
+        o = obs[rows].gather(1, i[..., None].expand(-1, -1, 4))
+        a, lp0, m, A, R = (x[rows].gather(1, i) for x in (act, logp_old, mask,
+                                                           adv, target))
+        m = m * short
+        mu = masked_mean(A, m)[:, None]
+        sd = masked_mean((A - mu) ** 2, m).sqrt()[:, None]
+        A = torch.where(norm_adv[rows][:, None], (A - mu) / (sd + 1e-8), A)
+        logp_all = F.log_softmax(agents.net("actor", o, rows), -1)
+        logp = logp_all.gather(-1, a[..., None])[..., 0]
+        ratio = torch.exp(logp - lp0)
+        surr = torch.min(ratio * A, ratio.clamp(1 - eps_r, 1 + eps_r) * A)
+        entropy = -(logp_all.exp() * logp_all).sum(-1)
+        v_err = (agents.net("critic", o, rows)[..., 0] - R) ** 2
+        loss = (-masked_mean(surr, m) + 0.5 * critic[rows] * masked_mean(v_err, m)
+                - 0.01 * masked_mean(entropy, m))
+        loss.sum().backward()                  # agents share nothing
+        with torch.no_grad():
+            approx_kl = masked_mean((ratio - 1) - (logp - lp0), m)   # k3
+            clipped = masked_mean(((ratio - 1).abs() > eps_r).float(), m)
+            # the part of clipfrac that lost its gradient: past the band
+            # in the direction its advantage pushes
+            past = ((A > 0) & (ratio > 1 + eps_r)) | ((A < 0) & (ratio < 1 - eps_r))
+            frozen = masked_mean(past.float(), m)
+        norms = opt.step(on)
+        for key, val in (("kl", approx_kl), ("clipfrac", clipped),
+                         ("frozen", frozen), ("entropy", masked_mean(entropy, m))):
+            full = torch.zeros(K)
+            full[rows] = val.detach()              # agents sitting out log 0
+            log[key].append(full.numpy())
+        log["on"].append(on.numpy().copy())
+        log["gnorm"].append(norms.numpy().copy())
+        on[rows] &= approx_kl <= kl_stop[rows]

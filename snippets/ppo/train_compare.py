@@ -11,7 +11,8 @@ VARIANTS = {   # name: (critic, epochs, clip eps, kl_stop, norm_adv)
 def train(variants, seeds=4, iters=30, envs=6, lr=3e-3, seed=0, optimiser=Adam):
     """Train seeds x variants agents side by side; returns (iters, variants, seeds)."""
     rows = [v for v in variants.values() for _ in range(seeds)]
-    cfg = dict(zip(("critic", "epochs", "clip", "kl_stop", "norm_adv"),
+    # a sixth entry, minibatches, is optional: zip stops at the shorter side
+    cfg = dict(zip(("critic", "epochs", "clip", "kl_stop", "norm_adv", "minibatches"),
                    map(list, zip(*rows))))
     cfg["critic"], cfg["norm_adv"] = np.array(cfg["critic"]), cfg["norm_adv"]
     rng = np.random.default_rng(seed)

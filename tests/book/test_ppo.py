@@ -238,3 +238,55 @@ def test_adam_step_hardly_depends_on_gradient_scale():
     # REINFORCE: the mean subtraction is its only baseline
     assert k["REINFORCE, raw returns"]["score"] < k["REINFORCE (as raced)"]["score"], \
         "PPO 'three more details': 'on raw returns REINFORCE scored'"
+
+
+KNOBS = ["as raced", "clip 0.1", "clip 0.3", "2 epochs", "8 epochs", "2 minibatches",
+         "8 minibatches"]
+
+
+def knob_sweep(record=rec):
+    """{setting: mean, std, four seeds' scores, steps taken and planned per round}."""
+    rows = {}
+    for r in record.output("knob_sweep.py").splitlines()[2:]:
+        name, rest = r[:14].strip(), numbers(r[14:])
+        rows[name] = dict(mean=rest[0], std=rest[1], seeds=rest[2:6], steps=rest[6],
+                          planned=rest[7])
+    return rows
+
+
+def test_knob_sweep_findings():
+    """What must hold on any CPU: the sweep's shape and the KL stop's part in it."""
+    k = knob_sweep()
+    assert list(k) == KNOBS
+    assert [k[n]["planned"] for n in KNOBS] == [16, 16, 16, 8, 32, 8, 32]
+    assert all(row["steps"] <= row["planned"] for row in k.values())
+    assert k["8 epochs"]["steps"] < 32 and k["8 minibatches"]["steps"] < 32, \
+        "PPO knobs: 'The KL stop took back part of the extra steps'"
+    assert k["clip 0.1"]["steps"] >= k["clip 0.3"]["steps"], \
+        "PPO knobs: 'the clip and the KL stop pulling on the same rope'"
+    halved = k["2 epochs"]["mean"] + k["2 minibatches"]["mean"]
+    doubled = k["8 epochs"]["mean"] + k["8 minibatches"]["mean"]
+    assert halved < doubled, "PPO knobs: 'Halving the count slowed learning'"
+    assert max(len(ln) for ln in rec.output("knob_sweep.py").splitlines()) <= 77
+
+
+def test_knob_sweep_describes_the_run():
+    """The section's sentences about this run, on the record the page shows."""
+    page = knob_sweep(shown("ppo"))
+    raced = page["as raced"]
+    assert max(page["clip 0.1"]["seeds"]) < min(raced["seeds"]), \
+        "PPO knobs: 'At 0.1, every seed stayed below every seed of the raced setting'"
+    assert page["clip 0.1"]["steps"] == 16 > page["clip 0.3"]["steps"], \
+        "PPO knobs: 'with the clip at 0.1 the stop never fired ... at 0.3 it ended rounds'"
+    for down in ("clip 0.1", "2 epochs", "2 minibatches"):
+        assert page[down]["mean"] < raced["mean"], \
+            f"PPO knobs: 'every knob turned down slowed the start' ({down})"
+    assert max(page["2 epochs"]["seeds"]) > min(raced["seeds"]), \
+        "PPO knobs: 'one 2-epoch seed ... beat the weakest raced one'"
+    for up in ("clip 0.3", "8 epochs", "8 minibatches"):
+        assert page[up]["mean"] >= raced["mean"], \
+            f"PPO knobs: 'every knob turned up raised the mean or left it level' ({up})"
+        assert min(page[up]["seeds"]) < max(raced["seeds"]), \
+            f"PPO knobs: 'four seeds cannot rank' ({up}: the seeds overlap)"
+        assert page[up]["steps"] / page[up]["planned"] < raced["steps"] / 16, \
+            f"PPO knobs: 'The KL stop cut more steps from each knob turned up' ({up})"
