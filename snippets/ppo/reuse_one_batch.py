@@ -46,7 +46,7 @@ def plot_largest_ratio():
     fig, ax = plt.subplots(figsize=(7, 3.2))
     for name, color in (("unclipped", "C3"), ("clipped", "C0")):
         ax.plot(np.arange(1, 51), runs[name][1].max(1), color=color, label=name)
-    ax.axhline(1.2, color="gray", ls=":", lw=1, label="1 + eps")
+    ax.axhline(1.2, color="gray", ls=":", lw=1, label=r"$1 + \varepsilon$")
     ax.set_xlabel("pass over the same 16 pulls")
     ax.set_ylabel("largest ratio in the batch")
     ax.set_title("Reusing one batch: the clip removes the incentive to keep going")
