@@ -182,12 +182,17 @@ READABLE = 9.0  # CSS px: the smallest text a figure may show on a screen
 
 
 def figure_attributes(svg: str) -> str:
-    """attr_list entries for a figure's image: its panels (`data-panels`), and the width
+    """attr_list entries for a figure's image: its size, its panels (`data-panels`), the width
     below which its smallest text would read under READABLE px (a narrower column then
     scrolls it sideways rather than shrink it: `--bookrun-min-width`, screen only)."""
     view = [float(x) for x in NUMBER.findall(_view_box(svg))]
     smallest = smallest_text(svg)
     out = []
+    if len(view) == 4:
+        # Its size (CSS px; Matplotlib's viewBox is in points) reserves its place before
+        # it loads: a link followed on a slow load otherwise landed thousands of pixels
+        # off as the figures above it arrived and pushed its target down.
+        out.append(f'width="{view[2] * 4 / 3:.0f}" height="{view[3] * 4 / 3:.0f}"')
     found = panels(svg)
     if found is not None:
         width, height, title, cuts = found

@@ -40,7 +40,9 @@ def test_one_panel_a_column_of_panels_and_a_heatmap_with_its_colourbar_do_not_st
 def test_the_smallest_text_sets_the_least_width_of_the_image():
     text = svg("rl_for_llms", "group_advantage_explorer-1.svg")
     assert zoom.smallest_text(text) == 10  # points: its legend
-    assert zoom.figure_attributes(text) == 'style="--bookrun-min-width: 519px"'  # 576 * 9/10
+    # its size in CSS px (576 x 273.6 pt), then the least width: 576 * 9/10
+    assert zoom.figure_attributes(text) == ('width="768" height="365" '
+                                            'style="--bookrun-min-width: 519px"')
 
 
 def test_the_link_holds_the_image_and_its_panels_each_cropped_from_the_same_file():
