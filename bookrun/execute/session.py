@@ -180,15 +180,20 @@ def _run(chapter, root, work, job: Job, timeout, keys, policy) -> RunResult:
     return _run_worker(chapter, root, work, job, timeout, policy)
 
 
-def _run_worker(chapter: Chapter, root: Path, work: Path, job: Job, timeout: float,
-                policy: SessionPolicy) -> RunResult:
-    (work / "job.json").write_text(json.dumps(job.to_json()))
+def _worker_env(work: Path, policy: SessionPolicy) -> dict:
     # Nothing of the machine's environment but the allow-list (bookrun.execute.environment).
     env = environment.session_env(work, {**WORKER_ENV, MARKER: str(work)}, policy.pass_env)
     # Matplotlib's settings and font list, the session's own copy of the engine's: a
     # reader's ~/.config/matplotlib cannot restyle a figure, and no snippet can change
     # another chapter's figures through it (bookrun.execute.environment).
     env["MPLCONFIGDIR"] = str(environment.private_matplotlib(work))
+    return env
+
+
+def _run_worker(chapter: Chapter, root: Path, work: Path, job: Job, timeout: float,
+                policy: SessionPolicy) -> RunResult:
+    (work / "job.json").write_text(json.dumps(job.to_json()))
+    env = _worker_env(work, policy)
     # Writable: the session's own scratch; under serve the whole scratch folder (a kept
     # session resumes into a later run's folder) and the kept sessions' folder.
     keeps = job.checkpoints is not None
@@ -229,25 +234,8 @@ def _run_kept(chapter, work: Path, job: Job, timeout: float, prefix: list[str], 
     PID namespace, which reports the worker's exit code and stays for its kept sessions
     (bookrun.execute.worker.keeper). Pids inside differ from ours, so nothing here ends
     a process by pid: the keeper kills the worker when our end of the socket shuts."""
-    global _serve_pipe
-    with _running_lock:
-        _keepers[:] = [p for p in _keepers if p.poll() is None]  # reaped once ended
-        if _serve_pipe is None:  # never closed, nor inherited: its end is ours
-            _serve_pipe = os.pipe()
-    ours, theirs = socket.socketpair()
     log = work / "worker.log"
-    try:
-        with log.open("wb") as out:
-            proc = subprocess.Popen(
-                prefix + [sys.executable, "-m", "bookrun.execute.worker.keeper",
-                          str(theirs.fileno()), str(_serve_pipe[0]), str(work / "job.json")],
-                cwd=root, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=out,
-                pass_fds=(theirs.fileno(), _serve_pipe[0]), start_new_session=True)
-    except BaseException:
-        ours.close()
-        raise
-    finally:
-        theirs.close()
+    proc, ours = _start_keeper(prefix, root, env, work / "job.json", log)
     with _running_lock:
         _running[proc.pid] = job.live
     try:
@@ -270,6 +258,30 @@ def _run_kept(chapter, work: Path, job: Job, timeout: float, prefix: list[str], 
         with _running_lock:
             _running.pop(proc.pid, None)
     return _outcome(chapter, work, job, timeout, code, log.read_text(errors="replace"))
+
+
+def _start_keeper(prefix: list[str], root: Path, env: dict, job_file: Path,
+                  log: Path) -> tuple[subprocess.Popen, socket.socket]:
+    """The keeper, started under `prefix` (bwrap), and our end of its socket."""
+    global _serve_pipe
+    with _running_lock:
+        _keepers[:] = [p for p in _keepers if p.poll() is None]  # reaped once ended
+        if _serve_pipe is None:  # never closed, nor inherited: its end is ours
+            _serve_pipe = os.pipe()
+    ours, theirs = socket.socketpair()
+    try:
+        with log.open("wb") as out:
+            proc = subprocess.Popen(
+                prefix + [sys.executable, "-m", "bookrun.execute.worker.keeper",
+                          str(theirs.fileno()), str(_serve_pipe[0]), str(job_file)],
+                cwd=root, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=out,
+                pass_fds=(theirs.fileno(), _serve_pipe[0]), start_new_session=True)
+    except BaseException:
+        ours.close()
+        raise
+    finally:
+        theirs.close()
+    return proc, ours
 
 
 def stop_all() -> None:

@@ -177,6 +177,7 @@ class ChapterDoc:
     title_line: int = 0  # the prose's first `# ` heading (0: none); the header goes under it
     body_line: int = 1  # the first line after the front matter and the blank lines after it
     answers: tuple[Answer, ...] = ()  # the exercises' `Answer:` lines, in page order
+    code_at: frozenset[int] = frozenset()  # lines inside fenced code, fences included
 
     @property
     def title(self) -> str:
@@ -254,7 +255,10 @@ def parse_chapter(text: str, snippets_root: Path, shown: str,
     front = front_matter_end(lines)  # its last line (0: none)
     found, facts, fills, refs, title_line, block_end = [], _Facts(), {}, [], 0, 0
     answer_lines = []  # (line number, text after `Answer:`), read once the steps are known
+    code_at = set()
     for number, line, in_code in iter_prose_lines(text):
+        if in_code:
+            code_at.add(number)
         if number <= front:
             continue
         if in_code:
@@ -285,11 +289,11 @@ def parse_chapter(text: str, snippets_root: Path, shown: str,
         return None
     chapter = _chapter(found, Path(shown) if page is None else page, shown)
     return _document(chapter, text, shown, facts, fills, refs, title_line,
-                     _body_line(lines, front), answer_lines)
+                     _body_line(lines, front), answer_lines, frozenset(code_at))
 
 
 def _document(chapter, text: str, shown: str, facts, fills, refs, title_line: int,
-              body_line: int, answer_lines) -> ChapterDoc:
+              body_line: int, answer_lines, code_at: frozenset[int]) -> ChapterDoc:
     """The parse's result, once the walk has found the chapter and what it counts."""
     meta = split_front_matter(text, shown)[0]  # an unclosed or broken one is an error
     figures = [f for s in chapter.steps for f in s.figures]
@@ -297,7 +301,7 @@ def _document(chapter, text: str, shown: str, facts, fills, refs, title_line: in
                            sum(1 for f in figures if f.interactive is not None))
     answers = _answers(answer_lines, chapter.steps, shown)
     return ChapterDoc(chapter, text, meta, page_facts, fills, tuple(refs), title_line,
-                      body_line, answers)
+                      body_line, answers, code_at)
 
 
 def _answers(found: list[tuple[int, str]], steps, shown: str) -> tuple[Answer, ...]:

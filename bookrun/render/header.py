@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import dataclass
 
 from bookrun.model.page import PageError
 from bookrun.parse.chapter import ChapterDoc
@@ -47,6 +48,7 @@ from bookrun.render.links import PDF, PageLinks  # noqa: F401 - PDF named here b
 
 LEVELS = ("Beginner", "Intermediate", "Advanced")
 FIELDS = ("level", "before", "done_when")
+OUTCOME_FIELDS = ("text", "anchor")
 WORDS_PER_MINUTE = 200
 CODE_LINES_PER_MINUTE = 10
 ROUND_TO = 5
@@ -64,33 +66,48 @@ def field_line(text: str, key: str) -> int:
     return 1
 
 
-def check_fields(meta: dict, text: str, shown: str) -> None:
+@dataclass(frozen=True)
+class Outcome:
+    """One "You are done when" line and the id of its self-test question."""
+    text: str
+    anchor: str
+
+
+@dataclass(frozen=True)
+class ChapterHeader:
+    """The three front-matter fields, checked once; the renderer reads only these."""
+    level: str
+    before: tuple[str, ...]
+    done_when: tuple[Outcome, ...]
+
+
+def check_fields(meta: dict, text: str, shown: str) -> ChapterHeader:
     """Every header field present and well formed; anchors exist on the page."""
     missing = [k for k in FIELDS if k not in meta]
     if missing:
         raise PageError(shown, 1, f"the chapter header needs {', '.join(FIELDS)} in the "
                         f"front matter; missing: {', '.join(missing)}")
-    if meta["level"] not in LEVELS:
+    level, before, done = (meta[k] for k in FIELDS)
+    if level not in LEVELS:
         raise PageError(shown, field_line(text, "level"),
-                        f"level must be one of {', '.join(LEVELS)}, not {meta['level']!r}")
-    before = meta["before"]
+                        f"level must be one of {', '.join(LEVELS)}, not {level!r}")
     if (not isinstance(before, list) or not before
             or not all(isinstance(b, str) and ONE_LINK.match(b.strip()) for b in before)):
         raise PageError(shown, field_line(text, "before"), "before must be a list of "
                         "Markdown links, one per entry: - \"[Section](page.md#anchor)\"")
-    done = meta["done_when"]
     if (not isinstance(done, list) or not MIN_OUTCOMES <= len(done) <= MAX_OUTCOMES
-            or not all(isinstance(d, dict) and set(d) == {"text", "anchor"}
-                       and isinstance(d["text"], str) and isinstance(d["anchor"], str)
-                       for d in done)):
+            or not all(isinstance(d, dict) and set(d) == set(OUTCOME_FIELDS)
+                       and all(isinstance(v, str) for v in d.values()) for d in done)):
         raise PageError(shown, field_line(text, "done_when"),
                         f"done_when must list {MIN_OUTCOMES} to {MAX_OUTCOMES} outcomes, "
                         "each with `text:` and `anchor:` (the id of a self-test question)")
-    for d in done:
-        if not ANCHOR.match(d["anchor"]) or f'id="{d["anchor"]}"' not in text:
+    outcomes = tuple(Outcome(**d) for d in done)
+    for o in outcomes:
+        if not ANCHOR.match(o.anchor) or f'id="{o.anchor}"' not in text:
             raise PageError(shown, field_line(text, "done_when"),
-                            f"done_when anchor {d['anchor']!r} is not an id on this page; "
-                            f"put <a id=\"{d['anchor']}\"></a> above its self-test question")
+                            f"done_when anchor {o.anchor!r} is not an id on this page; "
+                            f"put <a id=\"{o.anchor}\"></a> above its self-test question")
+    return ChapterHeader(level, tuple(b.strip() for b in before), outcomes)
 
 
 def reading_minutes(words: int, lines: int) -> int:
@@ -102,17 +119,17 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-def render_header(meta: dict, minutes: int, figures: int, interactive: int,
+def render_header(header: ChapterHeader, minutes: int, figures: int, interactive: int,
                   notebook_links: str, pdf: str | None) -> str:
     """The header as Markdown inside one HTML block (md_in_html parses its content)."""
-    facts = [meta["level"], f"about {minutes} min", plural(figures, "figure")]
+    facts = [header.level, f"about {minutes} min", plural(figures, "figure")]
     if interactive:
         facts.append(f"{interactive} interactive")
     # The PDF's button only where the build prints the PDF (a link to none is a dead end).
     pdf_button = pdf and f'<a class="md-button" href="{pdf}">PDF of the book</a>'
     buttons = " ".join(b for b in (notebook_links, pdf_button) if b)
-    done = "\n".join(f"- {d['text'].strip()} [Check yourself](#{d['anchor']})"
-                     for d in meta["done_when"])
+    done = "\n".join(f"- {d.text.strip()} [Check yourself](#{d.anchor})"
+                     for d in header.done_when)
     return "\n".join([
         '<div class="chapter-header" markdown>',
         "",
@@ -120,7 +137,7 @@ def render_header(meta: dict, minutes: int, figures: int, interactive: int,
         "",
         buttons,
         "",
-        "**Before this chapter:** " + "; ".join(b.strip() for b in meta["before"]),
+        "**Before this chapter:** " + "; ".join(header.before),
         "",
         "**You are done when:**",
         "",
@@ -137,8 +154,8 @@ def chapter_header(doc: ChapterDoc, snippets: list[str], links: PageLinks) -> st
     meta = doc.meta
     if not any(k in meta for k in FIELDS):
         return links.buttons
-    check_fields(meta, doc.text, doc.chapter.shown or str(doc.chapter.page))
+    header = check_fields(meta, doc.text, doc.chapter.shown or str(doc.chapter.page))
     snippet_lines = sum(1 for text in snippets for ln in text.splitlines() if ln.strip())
     minutes = reading_minutes(doc.facts.prose_words, doc.facts.code_lines + snippet_lines)
-    return render_header(meta, minutes, doc.facts.figures, doc.facts.interactive,
+    return render_header(header, minutes, doc.facts.figures, doc.facts.interactive,
                          links.buttons, links.pdf)

@@ -12,7 +12,7 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_outp
 
 from bookrun.model.page import PageError
 from bookrun.model.text import visible
-from bookrun.parse.chapter import BOUND, ChapterDoc, iter_prose_lines
+from bookrun.parse.chapter import BOUND, ChapterDoc
 from bookrun.parse.bindings import sub_outside_code
 from bookrun.parse.controls import notebook_cell
 from bookrun.render.notebook_prose import (ADMONITION, HEADING, SiteLinks, admonition_lines,
@@ -83,9 +83,10 @@ class _Walk:
     def cells(self) -> list:
         if not self.doc.title_line:
             self.about()
-        for number, line, in_code in iter_prose_lines(self.doc.text):
+        # The parse's reading of the page (which lines are code), not a second walk.
+        for number, line in enumerate(self.lines, start=1):
             if number >= self.doc.body_line and number > self.skip_to:
-                self.line(number, line, in_code)
+                self.line(number, line, number in self.doc.code_at)
         self.close_boxes(-1)
         self.flush()
         return self.out

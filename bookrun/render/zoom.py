@@ -44,6 +44,19 @@ def _parse(transform: str | None):
     return m
 
 
+def _transform(node):
+    return _parse(node.get("transform"))
+
+
+def _id(node) -> str:
+    return node.get("id", "")
+
+
+def _xy(node) -> tuple[str | None, str | None]:
+    """A `use` element's position; both None for a glyph (placed by its transform)."""
+    return tuple(node.get(axis) for axis in "xy")
+
+
 def _compose(m, t):
     a, b, c, d, e, f = m
     A, B, C, D, E, F = t
@@ -55,8 +68,9 @@ def _apply(m, x, y):
     return m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]
 
 
-def _path_box(d: str, m):
-    nums = [float(x) for x in NUMBER.findall(d or "")]
+def _path_box(path, m):
+    """The box of a <path> element's points under the affine `m`."""
+    nums = [float(x) for x in NUMBER.findall(path.get("d") or "")]
     pts = [_apply(m, nums[i], nums[i + 1]) for i in range(0, len(nums) - 1, 2)]
     return _box(pts)
 
@@ -84,17 +98,35 @@ def _extent(node, m):
         tag = child.tag.replace(SVG, "")
         if tag in ("defs", "clipPath", "metadata", "style"):
             continue
-        cm = _compose(m, _parse(child.get("transform")))
+        cm = _compose(m, _transform(child))
         if tag == "use":  # a glyph (a font's, 100 units to the em) or a marker at x, y
-            cm = _compose(cm, (1, 0, 0, 1, float(child.get("x", 0)), float(child.get("y", 0))))
-            glyph = child.get("x") is None and child.get("y") is None
+            x, y = _xy(child)
+            cm = _compose(cm, (1, 0, 0, 1, float(x or 0), float(y or 0)))
+            glyph = x is None and y is None
             box = _union(box, _box([_apply(cm, x, y) for x in ((0, 70) if glyph else (0,))
                                     for y in ((-25, 75) if glyph else (0,))]))
         elif tag == "path":
-            box = _union(box, _path_box(child.get("d"), cm))
+            box = _union(box, _path_box(child, cm))
         elif tag == "g":
             box = _union(box, _extent(child, cm))
     return box
+
+
+def _row(axes: list, width: float) -> list | None:
+    """[frame box, drawn box] per panel, left to right, when the axes stand in one row of
+    two or more (a colourbar joined to its panel); None otherwise."""
+    axes = sorted((a for a in axes if a[0] and a[1]), key=lambda a: a[0][0])
+    row = []
+    for frame, drawn in axes:
+        if row and frame[2] - frame[0] < NARROW * width:  # a colourbar joins its panel
+            row[-1] = [_union(row[-1][0], frame), _union(row[-1][1], drawn)]
+        else:
+            row.append([frame, drawn])
+    if len(row) < 2:
+        return None
+    if any(f[1] > row[0][0][3] or f[3] < row[0][0][1] for f, _ in row):  # not one row
+        return None
+    return row
 
 
 def panels(svg: str) -> tuple[float, float, list[float], list[float]] | None:
@@ -113,28 +145,17 @@ def panels(svg: str) -> tuple[float, float, list[float], list[float]] | None:
     ident = _parse(None)
     axes, loose = [], None
     for child in figure:
-        name = child.get("id", "")
+        name = _id(child)
         if name.startswith("axes_"):
-            frame = next((g for g in child if g.get("id", "").startswith("patch_")), None)
+            frame = next((g for g in child if _id(g).startswith("patch_")), None)
             path = frame.find(f"{SVG}path") if frame is not None else None
             if path is None:
                 return None
-            axes.append([_path_box(path.get("d"), ident), _extent(child, ident)])
+            axes.append([_path_box(path, ident), _extent(child, ident)])
         elif name != "patch_1":
             loose = _union(loose, _extent(child, ident))
-    axes = [a for a in axes if a[0] and a[1]]
-    if len(axes) < 2:
-        return None
-    axes.sort(key=lambda a: a[0][0])
-    row = []
-    for frame, drawn in axes:
-        if row and frame[2] - frame[0] < NARROW * width:  # a colourbar joins its panel
-            row[-1] = [_union(row[-1][0], frame), _union(row[-1][1], drawn)]
-        else:
-            row.append([frame, drawn])
-    if len(row) < 2:
-        return None
-    if any(f[1] > row[0][0][3] or f[3] < row[0][0][1] for f, _ in row):  # not one row
+    row = _row(axes, width)
+    if row is None:
         return None
     title = []
     if loose is not None:  # a figure title: its own strip above the panels, or no split
@@ -142,13 +163,19 @@ def panels(svg: str) -> tuple[float, float, list[float], list[float]] | None:
         if loose[3] > top:
             return None
         title = [round(max(loose[0] - PAD, 0), 2), round(min(loose[2] + PAD, width), 2), top]
+    cuts = _cuts(row, width)
+    return None if cuts is None else (width, height, title, cuts)
+
+
+def _cuts(row: list, width: float) -> list[float] | None:
+    """Where to cut between panels: halfway across each gap between their labels, from 0
+    to the width; None where two panels' labels overlap (a glyph's box is generous)."""
     cuts = [0.0]
     for (_, left), (_, right) in zip(row, row[1:]):
-        if left[2] > right[0] + 2 * PAD:  # labels overlap (a glyph's box is generous)
+        if left[2] > right[0] + 2 * PAD:
             return None
         cuts.append(round((left[2] + right[0]) / 2, 2))
-    cuts.append(width)
-    return width, height, title, cuts
+    return cuts + [width]
 
 
 def smallest_text(svg: str) -> float | None:
@@ -165,11 +192,11 @@ def smallest_text(svg: str) -> float | None:
             tag = child.tag.replace(SVG, "")
             if tag in ("defs", "clipPath", "metadata", "style"):
                 continue
-            cm = _compose(m, _parse(child.get("transform")))
-            if tag == "use" and text is not None and child.get("x") is None:
+            cm = _compose(m, _transform(child))
+            if tag == "use" and text is not None and _xy(child)[0] is None:
                 text.append(math.hypot(cm[0], cm[1]) * 100)  # glyphs: 100 units to the em
             elif tag == "g":
-                own = [] if child.get("id", "").startswith("text_") else None
+                own = [] if _id(child).startswith("text_") else None
                 walk(child, cm, own if own is not None else text)
                 if own:
                     sizes.append(max(own))
@@ -229,7 +256,7 @@ ATTR = re.compile(r'\s([\w:-]+)="([^"]*)"')
 def zoomable(tag: str) -> str:
     """A figure's <img> in its link, with its stacked panels when it has any."""
     attrs = dict(ATTR.findall(tag))
-    src, spec = attrs.get("src", ""), attrs.get("data-panels")
+    src, spec, alt = (attrs.get(name, "") for name in ("src", "data-panels", "alt"))
     inner = re.sub(r'\sdata-panels="[^"]*"', "", tag)
     if spec:
         row, _, title = spec.partition(" title ")
@@ -237,7 +264,7 @@ def zoomable(tag: str) -> str:
         left, right, top = (float(v) for v in title.split()) if title else (0, 0, 0)
         crops = ([(left, 0, right - left, top)] if top else []) + [
             (a, top, b - a, height - top) for a, b in zip(cuts, cuts[1:])]
-        inner += (f'<span class="bookrun-panels" role="img" aria-label="{attrs.get("alt", "")}">'
+        inner += (f'<span class="bookrun-panels" role="img" aria-label="{alt}">'
                   + "".join(_crop(src, *c, width) for c in crops) + "</span>")
     return (f'<a class="{LINK}" href="{src}" data-type="image"'
             f'{" data-panels" if spec else ""}>{inner}</a>')
