@@ -114,6 +114,9 @@ def tell_once(log, mode: str = "") -> None:
         log(describe(mode))
 
 
+ENGINE_HOME = Path(__file__).resolve().parents[2]  # the folder holding the bookrun package
+
+
 def _under(path: Path, folder: Path) -> bool:
     return path == folder or folder in path.parents
 
@@ -121,6 +124,9 @@ def _under(path: Path, folder: Path) -> bool:
 def interpreter_paths() -> list[Path]:
     """What the worker's interpreter reads: its prefixes and every import folder."""
     found = {Path(sys.prefix), Path(sys.base_prefix), Path(sys.executable).resolve().parent}
+    # The folder bookrun itself is imported from: an editable install reaches it through
+    # an import hook, not sys.path, and a checkout under /tmp would be hidden without it.
+    found.add(ENGINE_HOME)
     found |= {Path(p) for p in sys.path if p and Path(p).is_absolute() and Path(p).exists()}
     return sorted(found)
 

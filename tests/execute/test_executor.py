@@ -677,7 +677,7 @@ def test_a_save_re_runs_from_the_edited_snippet_as_a_fresh_run_would(kept, monke
     assert len(list((kept.checkpoints / "demo").glob("*.sock"))) == 2
     (kept.checkpoints / "starts.txt").unlink()  # the test's own count
     checkpoint.release(kept.checkpoints / "demo")
-    assert not kept.checkpoints.exists()  # the last one to end leaves no folder behind
+    assert not kept.checkpoints.exists(), sorted(kept.checkpoints.rglob("*"))  # no folder left
 
 
 def test_a_resumed_run_still_stops_at_the_time_limit(kept):

@@ -8,7 +8,7 @@ from bookrun.store.key import WORKER, worker_digest
 
 # The syntax-tree digest of the worker package (bookrun/execute/worker/, less
 # protocol_version.py) for each protocol number. Recompute it with the command below.
-PINNED = {1: "42779b92710964fc875fd93f4376828a753c15a9f7ad6b6167d1b8cdccffd2e1"}
+PINNED = {1: "10255af0ab8821fef0c0c290422a5aafd8377aafbb1459b09370c3c7dfff3a9c"}
 RECOMPUTE = 'python -c "from bookrun.store.key import worker_digest; print(worker_digest())"'
 
 

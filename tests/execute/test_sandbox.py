@@ -119,6 +119,15 @@ def test_every_path_but_the_scratch_is_read_only_and_home_and_tmp_are_private(tm
     assert not (home / ".bookrun-probe").exists() and not Path("/tmp/bookrun-probe").exists()
 
 
+def test_the_engines_own_folder_is_bound_back_even_off_the_import_path(monkeypatch):
+    """An editable install imports bookrun through a hook, not sys.path: a checkout under
+    /tmp (a private folder in the session) left the worker unable to import bookrun."""
+    engine = Path(sandbox.__file__).resolve().parents[2]
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if Path(p or ".").resolve() != engine])
+    monkeypatch.setattr(sys, "prefix", "/nowhere")
+    assert engine in sandbox.interpreter_paths()
+
+
 @needs_sandbox
 def test_the_private_tmp_is_bounded_and_the_overflow_names_the_snippet(tmp_path):
     (tmp_path / "mkdocs.yml").write_text(

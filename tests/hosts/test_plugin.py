@@ -258,7 +258,8 @@ def test_serve_shows_a_failing_snippet_on_its_page_and_rebuilds_once_per_save(tm
         save(snippet, "x = 2\nprint('v2 <i>')\nx.nope\n")
         html = wait_for(url, "This chapter failed")
         # The error, escaped, with its file, line and output so far; the old output stays.
-        assert "snippets/demo/a.py:3: AttributeError" in html
+        failed = html[html.index("This chapter failed"):][:1500]
+        assert "snippets/demo/a.py:3: AttributeError" in html, failed
         assert "v2 &lt;i&gt;" in html and "<i>" not in html
         assert "v1 &lt;b&gt;" in html and "Value 1." in html
         save(snippet, "x = 3\nprint('v3')\n")

@@ -127,10 +127,16 @@ def received(conn) -> bytes:
 
 
 def _remove_if_empty(chapter_dir: Path) -> None:
-    """The last checkpoint of a chapter, and of the serve process, leaves no folder."""
+    """The last checkpoint of a chapter, and of the serve process, leaves no folder.
+
+    A session in the sandbox can remove its chapter's folder but never the one above:
+    that is a mount point where it runs. So whoever comes after it (release) must still
+    try the folder above when the chapter's is gone already."""
     for folder in (chapter_dir, chapter_dir.parent):
         try:
             folder.rmdir()
+        except FileNotFoundError:
+            continue  # removed already, by a session that ended first
         except OSError:
             return  # not empty: other checkpoints still use it
 
@@ -217,5 +223,4 @@ def release(directory: Path, keep_keys: set[str] | None = None) -> None:
         finally:
             conn.close()
         path.unlink(missing_ok=True)
-    if directory.is_dir():
-        _remove_if_empty(directory)
+    _remove_if_empty(directory)
