@@ -83,6 +83,11 @@ DEEPEST = """(hrefs) => {
 LANDED = """async (id) => {
   const frame = () => Promise.race([new Promise(r => requestAnimationFrame(() => r(true))),
                                     new Promise(r => setTimeout(() => r(false), 100))]);
+  // A click navigates in a task of its own: on a busy machine frames can come before it.
+  const navigated = performance.now() + 3000;
+  while (decodeURIComponent(location.hash.slice(1)) !== id && performance.now() < navigated) {
+    await frame();
+  }
   const until = performance.now() + 3000;
   for (let last = null, same = 0; same < 3 && performance.now() < until; ) {
     if (!(await frame())) continue;
@@ -99,6 +104,7 @@ LANDED = """async (id) => {
     (after && after.matches("details") ? after : null);
   const cover = header ? header.getBoundingClientRect().bottom : 0;
   return {top: Math.round(box.top), cover: Math.round(cover), height: innerHeight,
+          scrolled: Math.round(scrollY), hash: decodeURIComponent(location.hash.slice(1)),
           question: !!details, open: !!details && details.open};
 }"""
 # Printed outputs wider than their column, every block laid out and every answer open;
@@ -379,7 +385,8 @@ def off_screen(box: dict | None) -> str | None:
     if box is None:
         return "no element has this id"
     if not box["cover"] - 2 <= box["top"] < box["height"]:
-        return f"its top is at {box['top']} px; the screen shows {box['cover']} to {box['height']}"
+        return (f"its top is at {box['top']} px; the screen shows {box['cover']} to "
+                f"{box['height']} (scrolled {box['scrolled']} px, address #{box['hash']})")
     if box["question"] and not box["open"]:
         return "the question it points at stays closed"
     return None
