@@ -210,11 +210,13 @@ class _Facts:
 
     def __init__(self):
         self.words = self.code = 0
+        self.code_at: set[int] = set()  # lines inside fenced code, fences included
         self.alt_indent: int | None = None
         self.in_comment = False
 
-    def code_line(self, line: str) -> None:
-        if line.strip() and not line.lstrip().startswith(("```", "~~~")):
+    def code_line(self, number: int, line: str, counted: bool) -> None:
+        self.code_at.add(number)
+        if counted and line.strip() and not line.lstrip().startswith(("```", "~~~")):
             self.code += 1
 
     def prose_line(self, line: str, directive: bool) -> None:
@@ -255,14 +257,11 @@ def parse_chapter(text: str, snippets_root: Path, shown: str,
     front = front_matter_end(lines)  # its last line (0: none)
     found, facts, fills, refs, title_line, block_end = [], _Facts(), {}, [], 0, 0
     answer_lines = []  # (line number, text after `Answer:`), read once the steps are known
-    code_at = set()
     for number, line, in_code in iter_prose_lines(text):
-        if in_code:
-            code_at.add(number)
-        if number <= front:
+        if in_code:  # the front matter's lines are read, not counted
+            facts.code_line(number, line, counted=number > front)
             continue
-        if in_code:
-            facts.code_line(line)
+        if number <= front:
             continue
         m = DIRECTIVE.match(line)
         answer = ANSWER.match(line) if not m else None
@@ -289,7 +288,7 @@ def parse_chapter(text: str, snippets_root: Path, shown: str,
         return None
     chapter = _chapter(found, Path(shown) if page is None else page, shown)
     return _document(chapter, text, shown, facts, fills, refs, title_line,
-                     _body_line(lines, front), answer_lines, frozenset(code_at))
+                     _body_line(lines, front), answer_lines, frozenset(facts.code_at))
 
 
 def _document(chapter, text: str, shown: str, facts, fills, refs, title_line: int,
