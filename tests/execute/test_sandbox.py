@@ -247,7 +247,8 @@ def test_ctrl_c_stops_every_session_at_once_and_leaves_nothing_half_done(tmp_pat
     book = two_chapters(tmp_path, f"import subprocess, time\n_ = subprocess.Popen("
                                   f"{marker.split()!r})\ntime.sleep(120)\n")
     (book.snippets_root / "b" / "s.py").write_text("print('quick')\n")
-    env = dict(os.environ, PYTHONPATH=str(ROOT), BOOKRUN_TIMEOUT="300")
+    # faulthandler: a SIGABRT makes it print every thread's stack (when it hangs).
+    env = dict(os.environ, PYTHONPATH=str(ROOT), BOOKRUN_TIMEOUT="300", PYTHONFAULTHANDLER="1")
     proc = subprocess.Popen([sys.executable, "-m", "bookrun", "update"], cwd=tmp_path,
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     scratch = tmp_path / ".cache" / "bookrun" / "scratch"
@@ -259,7 +260,12 @@ def test_ctrl_c_stops_every_session_at_once_and_leaves_nothing_half_done(tmp_pat
         assert running(marker), "chapter a never started its child"
         t0 = time.monotonic()
         proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=30)
+        try:
+            out, err = proc.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.send_signal(signal.SIGABRT)
+            pytest.fail("update still ran 30 s after Ctrl-C; its threads:\n"
+                        + proc.communicate(timeout=30)[1])
         took = time.monotonic() - t0
     finally:
         proc.kill()
