@@ -21,7 +21,7 @@ from mkdocs.structure.files import File
 from bookrun.config import EXTENSION, BookConfig, ConfigError, places
 from bookrun.hosts import publish
 from bookrun.hosts.search_view import search_view, without_search_attributes
-from bookrun.hosts.serve import Serve, stale
+from bookrun.hosts.serve import Serve, stale, stop_on_sigterm
 from bookrun.markdown.diagrams import DEFAULT_CACHE, DiagramError, draw_diagrams_in_html
 from bookrun.markdown.math import MathError, draw_math_in_html
 from bookrun.render.extension import (FIGURE, BookrunExtension, PageContext, chapter_number,
@@ -75,6 +75,7 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
         # ever published.
         if command == "serve" and self.serve is None:
             self.serve = Serve(dirty, log.info)
+            stop_on_sigterm()
 
     def on_config(self, config):
         book_config = self._book_config(config)

@@ -20,7 +20,9 @@ import hashlib
 import logging
 import os
 import shutil
+import signal
 import tempfile
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -37,6 +39,41 @@ from bookrun.store.book import Book
 from bookrun.store.records import Record, read_if_valid, record_path
 
 CHANGES = {"created", "modified", "moved", "deleted"}  # watchdog event types
+SESSIONS_PREFIX = "bookrun-serve-"
+
+
+def stop_on_sigterm() -> None:
+    """SIGTERM (`kill`, a process manager's stop) ends `mkdocs serve` as Ctrl-C does, so
+    its shutdown runs: MkDocs removes its temporary site, and `Serve.close` the kept
+    sessions' folder. Python's default ends the process at once, with no `finally`. Only
+    from the main thread, and only where nothing else has claimed the signal."""
+    if (threading.current_thread() is threading.main_thread()
+            and signal.getsignal(signal.SIGTERM) is signal.SIG_DFL):
+        signal.signal(signal.SIGTERM, _interrupt)
+
+
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
+def remove_orphaned_sessions(folder: Path) -> list[Path]:
+    """Remove the kept-session folders of serve processes that no longer run (ended by
+    SIGKILL, or by a signal before this serve stopped on SIGTERM): their sessions ended
+    with them (each keeper sees its serve's pipe close), their folders did not. Only
+    this user's folders, and only those whose process is gone; the removed ones."""
+    removed = []
+    for path in folder.glob(f"{SESSIONS_PREFIX}*"):
+        pid = path.name[len(SESSIONS_PREFIX):]
+        if not pid.isdigit() or path.is_symlink() or path.stat().st_uid != os.getuid():
+            continue
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            shutil.rmtree(path, ignore_errors=True)
+            removed.append(path)
+        except PermissionError:  # a live process of another user: not ours to judge
+            continue
+    return removed
 
 
 class Serve:
@@ -50,8 +87,10 @@ class Serve:
         self.notebooks: dict[str, tuple] = {}  # chapter -> (key, notebook text)
         self.templates = CompiledTemplates()
         # The folder of kept chapter sessions, one per serve (a short path: a Unix socket's
-        # name is limited to 107 bytes). Made by the first kept session, removed at the end.
-        self.sessions = Path(tempfile.gettempdir()) / f"bookrun-serve-{os.getpid()}"
+        # name is limited to 107 bytes). Made by the first kept session, removed at the end;
+        # one a killed serve left behind is removed by the next serve.
+        self.sessions = Path(tempfile.gettempdir()) / f"{SESSIONS_PREFIX}{os.getpid()}"
+        remove_orphaned_sessions(self.sessions.parent)
         self.observer = None
         reuse_search_entries()
         reuse_notebook_templates(self.templates)

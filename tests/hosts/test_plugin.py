@@ -5,6 +5,7 @@ import re
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -287,6 +288,8 @@ def test_serve_shows_a_failing_snippet_on_its_page_and_rebuilds_once_per_save(tm
     while processes_of(tmp_path) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert processes_of(tmp_path) == []  # none outlives the server
+    # SIGTERM stops serve as Ctrl-C does: its shutdown removed the kept sessions' folder.
+    assert not (Path(tempfile.gettempdir()) / f"bookrun-serve-{server.pid}").exists()
     text = (tmp_path / "serve.log").read_text()
     assert text.count("Building documentation") == 6, text  # the first build and one per save
     assert "Aborted" not in text and "appear stuck" not in text

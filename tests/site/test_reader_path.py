@@ -41,7 +41,7 @@ from helpers.site_server import pages_of, serve, stop
 
 WIDTHS = (DESKTOP, PHONE)
 ZENSICAL_PAGES = ["", "ppo"]  # Zensical's home page and one chapter: its share of the walk
-PAGE_LIMIT_S = 90  # one page's walk at one width: a load, about 25 clicks, the measures
+PAGE_LIMIT_S = 150  # one page's walk at one width: up to about 40 loads of a notebook page
 # Hosts reserved for examples (RFC 2606) and the placeholder names a template ships with.
 PLACEHOLDER_HOSTS = ("example", "example.com", "example.org", "example.net", "example.github.io")
 PLACEHOLDER_OWNERS = ("github.com/example/", "colab.research.google.com/github/example/")
@@ -57,6 +57,11 @@ CLICK = """(href) => {
   return true;
 }"""
 FRESH_WIDTH = DESKTOP["width"]  # where a link to a target that is not a heading gets a load
+# A notebook page (mkdocs-jupyter's, about 19,000 elements) at FRESH_WIDTH: a link clicked
+# after others there once in two CI runs left the page unscrolled at its new address
+# (reproduced on notebooks/ppo with the CPU slowed 8 times; the cause is not found), so
+# each of its links gets a load of its own, as a reader arriving on the page has.
+NOTEBOOKS = "notebooks/"
 # Back to the top before the next click, and still there for three frames: the theme
 # answers a scroll a few frames later (navigation.tracking rewrites the address). Under
 # CI's load a click made at once after the scroll left the page unscrolled at its new
@@ -294,7 +299,10 @@ def walk_page(tab: Tab, base: str, path: str, width: int, walk: Walk, others: se
     deepest = tab.page.evaluate(DEEPEST, same)
     if deepest:
         same = [deepest] + [h for h in same if h != deepest]
-    fresh = tab.page.evaluate(NOT_HEADINGS, same) if width == FRESH_WIDTH else []
+    if width == FRESH_WIDTH and path.startswith(NOTEBOOKS):
+        same, fresh = same[:1], same[1:]  # each link on a load of its own, as before
+    else:
+        fresh = tab.page.evaluate(NOT_HEADINGS, same) if width == FRESH_WIDTH else []
     for n, href in enumerate(same + fresh):
         if time.monotonic() > deadline:
             walk.problems.append(f"{page_id(path)} at {width} px: over {PAGE_LIMIT_S} s, "
@@ -452,12 +460,11 @@ def test_figure_text_reads_at_9_px_on_a_phone(walk):
     assert any(s["images"] > 1 for s in walk.figure_text.values()), "no figure stacked"
 
 
+@pytest.mark.parametrize("walk", ["mkdocs"], indirect=True)  # Zensical runs no plugin
 def test_one_figure_per_chapter_opens_enlarged_by_keyboard_and_closes_with_escape(walk):
     """MkDocs' build (Zensical runs no plugin, so its figures are plain links to their
     images): Enter on a chapter's first figure link opens it in the lightbox, wider than
     inline at 390 px, showing the image the link points at; Escape closes it."""
-    if walk.generator == "zensical":
-        pytest.skip("the Zensical build loads no lightbox (it runs no MkDocs plugin)")
     chapters = {p.split("#")[0] for p in walk.figure_text} - {"home"}
     assert set(walk.enlarged) >= chapters, f"not opened: {sorted(chapters - set(walk.enlarged))}"
     failed = {p: e for p, e in walk.enlarged.items()
