@@ -65,11 +65,20 @@ class _Bytes:
         pass
 
 
+class _Server(http.server.ThreadingHTTPServer):
+    def handle_error(self, request, client_address):
+        # A browser that moves on to the next page drops the requests still in flight;
+        # the reply's broken pipe is the client's choice, not a fault to print.
+        if isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+            return
+        super().handle_error(request, client_address)
+
+
 def serve(site: Path, port: int = 0, gzip: bool = True):
     """Start serving `site` in a daemon thread; (server, base URL). Stop with stop().
     With gzip, as GitHub Pages serves it; without, bytes on the wire are file sizes."""
     handler = functools.partial(GzipHandler if gzip else PlainHandler, directory=str(site))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+    server = _Server(("127.0.0.1", port), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, f"http://127.0.0.1:{server.server_port}/"
 

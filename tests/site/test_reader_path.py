@@ -41,7 +41,7 @@ from helpers.site_server import pages_of, serve, stop
 
 WIDTHS = (DESKTOP, PHONE)
 ZENSICAL_PAGES = ["", "ppo"]  # Zensical's home page and one chapter: its share of the walk
-PAGE_LIMIT_S = 150  # one page's walk at one width: up to about 40 loads of a notebook page
+PAGE_LIMIT_S = 90  # one page's walk at one width: a load, about 25 clicks, the measures
 # Hosts reserved for examples (RFC 2606) and the placeholder names a template ships with.
 PLACEHOLDER_HOSTS = ("example", "example.com", "example.org", "example.net", "example.github.io")
 PLACEHOLDER_OWNERS = ("github.com/example/", "colab.research.google.com/github/example/")
@@ -57,11 +57,13 @@ CLICK = """(href) => {
   return true;
 }"""
 FRESH_WIDTH = DESKTOP["width"]  # where a link to a target that is not a heading gets a load
-# A notebook page (mkdocs-jupyter's, about 19,000 elements) at FRESH_WIDTH: a link clicked
-# after others there once in two CI runs left the page unscrolled at its new address
-# (reproduced on notebooks/ppo with the CPU slowed 8 times; the cause is not found), so
-# each of its links gets a load of its own, as a reader arriving on the page has.
-NOTEBOOKS = "notebooks/"
+# A click the browser dropped: the address changed, the page never moved. Under CI's
+# load (two cores, three workers) Chromium now and then leaves a page unscrolled at its
+# new address, most often the heaviest (a notebook page, 19,000 elements), about 1 click
+# in 600; it did not happen on a quiet machine, nor with the CPU slowed 8 or 12 times on
+# its own. A reader whose click does nothing clicks again: the walk does so once, counts
+# it, and fails if the second click is dropped too or if drops are more than 1 in 100.
+DROPPED_SHARE = 0.01
 # Back to the top before the next click, and still there for three frames: the theme
 # answers a scroll a few frames later (navigation.tracking rewrites the address). Under
 # CI's load a click made at once after the scroll left the page unscrolled at its new
@@ -226,6 +228,7 @@ class Walk:
     generator: str = "mkdocs"
     figure_text: dict[str, dict] = field(default_factory=dict)  # "page#figure" -> size
     enlarged: dict[str, dict] = field(default_factory=dict)  # page -> what opening did
+    dropped: list[str] = field(default_factory=list)  # clicks made twice (DROPPED_SHARE)
 
 
 def is_placeholder(url: str) -> bool:
@@ -274,8 +277,16 @@ def sort_links(hrefs: list[str], here: str, base: str):
     return list(same), other, whole, external
 
 
-def land(tab: Tab, how: str, url: str, walk: Walk) -> None:
-    box = tab.page.evaluate(LANDED, urldefrag(url)[1])
+def land(tab: Tab, how: str, url: str, walk: Walk, start: int | None = None) -> None:
+    """Where the click on `url` landed; a click made at scroll position `start` that the
+    browser dropped (see DROPPED_SHARE) is made once more, and counted."""
+    target = urldefrag(url)[1]
+    box = tab.page.evaluate(LANDED, target)
+    if (start is not None and box and off_screen(box) and box["scrolled"] == start
+            and box["hash"] == target):
+        walk.dropped.append(f"{how}: {url}")
+        tab.page.evaluate(CLICK, url)
+        box = tab.page.evaluate(LANDED, target)
     walk.landings.append((how, url, box))
 
 
@@ -299,10 +310,7 @@ def walk_page(tab: Tab, base: str, path: str, width: int, walk: Walk, others: se
     deepest = tab.page.evaluate(DEEPEST, same)
     if deepest:
         same = [deepest] + [h for h in same if h != deepest]
-    if width == FRESH_WIDTH and path.startswith(NOTEBOOKS):
-        same, fresh = same[:1], same[1:]  # each link on a load of its own, as before
-    else:
-        fresh = tab.page.evaluate(NOT_HEADINGS, same) if width == FRESH_WIDTH else []
+    fresh = tab.page.evaluate(NOT_HEADINGS, same) if width == FRESH_WIDTH else []
     for n, href in enumerate(same + fresh):
         if time.monotonic() > deadline:
             walk.problems.append(f"{page_id(path)} at {width} px: over {PAGE_LIMIT_S} s, "
@@ -317,11 +325,12 @@ def walk_page(tab: Tab, base: str, path: str, width: int, walk: Walk, others: se
                 continue
         elif n:  # the first click uses the load that found the links
             tab.page.evaluate(TO_TOP)
+        start = tab.page.evaluate("() => Math.round(scrollY)")
         if not tab.page.evaluate(CLICK, href):
             walk.problems.append(f"{href}: the link is gone")
             continue
         how = "on a load of its own" if first_visit else "in turn"
-        land(tab, f"clicked {how} on {page_id(path)} at {width} px", href, walk)
+        land(tab, f"clicked {how} on {page_id(path)} at {width} px", href, walk, start)
     if width == PHONE["width"]:
         sizes = tab.page.evaluate(FIGURE_TEXT)
         walk.figure_text |= {f"{page_id(path)}#{fig}": size for fig, size in sizes.items()}
@@ -431,10 +440,15 @@ def test_the_walk_follows_links_of_every_kind(walk):
 
 
 def test_every_internal_link_lands_in_view_on_the_first_click(walk):
+    """A click that scrolls lands in view at once; a click the browser dropped under load
+    (the page never moved) is made again once, and such drops stay rare."""
     missed = [f"{how}: {url}: {why}" for how, url, box in walk.landings
               if (why := off_screen(box))]
     assert not missed, (f"{len(missed)} of {len(walk.landings)} links did not land:\n"
                         + "\n".join(missed))
+    assert len(walk.dropped) <= DROPPED_SHARE * len(walk.landings), (
+        f"{len(walk.dropped)} of {len(walk.landings)} clicks left the page where it was:\n"
+        + "\n".join(walk.dropped))
 
 
 def test_no_link_points_at_a_placeholder_host(walk):
@@ -471,3 +485,31 @@ def test_one_figure_per_chapter_opens_enlarged_by_keyboard_and_closes_with_escap
               if not (e["enlarged"] and e["enlarged"] > e["inline"] and e["same image"]
                       and e["closed"])}
     assert not failed, f"figures not enlarged, or not closed by Escape: {failed}"
+
+
+DROPS_FIRST_CLICK = """<!doctype html><html lang="en"><title>t</title>
+<p><a href="#far">far</a></p><div style="height: 4000px"></div><h2 id="far">Far</h2>
+<script>
+  // The first click changes the address and leaves the page where it is, as a click
+  // Chromium dropped under load did; the second is the browser's own.
+  document.querySelector("a").addEventListener("click", (event) => {
+    event.preventDefault();
+    history.pushState(null, "", "#far");
+  }, {once: true});
+</script>"""
+
+
+def test_a_click_the_browser_drops_is_made_once_more_and_counted(browser, tmp_path):
+    (tmp_path / "index.html").write_text(DROPS_FIRST_CLICK)
+    server, base = serve(tmp_path)
+    tab = Tab(browser, base, viewport=DESKTOP)
+    try:
+        tab.page.goto(base)
+        walk = Walk(pages=[""])
+        assert tab.page.evaluate(CLICK, base + "#far")
+        land(tab, "clicked", base + "#far", walk, start=0)
+        assert walk.dropped == [f"clicked: {base}#far"]
+        assert [off_screen(box) for _, _, box in walk.landings] == [None]
+    finally:
+        tab.context.close()
+        stop(server)
