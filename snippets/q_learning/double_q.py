@@ -5,11 +5,13 @@
 # eps / 2 = 5 % of the time.
 
 def pick(rng, q, eps):
-    """eps-greedy on each row of q, ties broken at random (they are, at first)."""
-    best = q == q.max(axis=-1, keepdims=True)
-    greedy = np.argmax(best * rng.random(q.shape), axis=-1)
-    explore = rng.random(len(q)) < eps
-    return np.where(explore, rng.integers(q.shape[-1], size=len(q)), greedy)
+    """eps-greedy for each run, q[action, run], ties broken at random (they are, at
+    first). Actions on the first axis: the max over 10 actions is then 10 rows taken
+    at once, not 10,000 short rows; the draws are made run by run all the same."""
+    best = q == q.max(axis=0)
+    greedy = np.argmax(best * rng.random(q.shape[::-1]).T, axis=0)
+    explore = rng.random(q.shape[1]) < eps
+    return np.where(explore, rng.integers(q.shape[0], size=q.shape[1]), greedy)
 
 
 def two_state_runs(double, runs, seed=0):
@@ -18,8 +20,8 @@ def two_state_runs(double, runs, seed=0):
     Undiscounted; the tables start at zero."""
     rng = np.random.default_rng(seed)
     row = np.arange(runs)
-    qa = np.zeros((2, runs, 2))                     # two tables; A's actions: 0 = left
-    qb = np.zeros((2, runs, B_ACTIONS))             # Q-learning uses table 0 only
+    qa = np.zeros((2, 2, runs))                     # two tables; A's actions: 0 = left
+    qb = np.zeros((2, B_ACTIONS, runs))             # Q-learning uses table 0 only
     went_left = np.zeros((EPISODES_AB, runs), dtype=bool)
     q_left = np.zeros((EPISODES_AB, runs))          # estimate of Q(A, left) after each
     for ep in range(EPISODES_AB):
@@ -31,15 +33,15 @@ def two_state_runs(double, runs, seed=0):
         # which table learns this episode: a coin per run for double Q, always 0 else
         k = rng.integers(2, size=runs) if double else np.zeros(runs, dtype=int)
         if double:                                  # the other table rates the choice
-            choice = qb[k, row].argmax(-1)
-            future = qb[1 - k, row, choice]
+            choice = qb[k, :, row].argmax(-1)
+            future = qb[1 - k, choice, row]
         else:                                       # one table chooses and rates it
-            future = qb[0].max(-1)
+            future = qb[0].max(0)
         target_a = np.where(left, future, 0.0)      # "right" ends with reward 0
-        qa[k, row, a] += ALPHA_AB * (target_a - qa[k, row, a])
+        qa[k, a, row] += ALPHA_AB * (target_a - qa[k, a, row])
         step_b = np.where(left, ALPHA_AB, 0.0)      # only runs that reached B learn
-        qb[k, row, b] += step_b * (r - qb[k, row, b])
-        q_left[ep] = qa[:, :, 0].mean(0) if double else qa[0, :, 0]
+        qb[k, b, row] += step_b * (r - qb[k, b, row])
+        q_left[ep] = qa[:, 0].mean(0) if double else qa[0, 0]
     return went_left, q_left
 
 

@@ -12,7 +12,7 @@ def expected_max(n, mean=B_MEAN):
     largest draw, n * pdf(x) * cdf(x)**(n - 1), on a fine grid."""
     x = np.linspace(-10, 10, 200_001)
     pdf = np.exp(-x**2 / 2) / math.sqrt(2 * math.pi)
-    cdf = 0.5 * (1 + np.vectorize(math.erf)(x / math.sqrt(2)))
+    cdf = 0.5 * (1 + np.frompyfunc(math.erf, 1, 1)(x / math.sqrt(2)).astype(float))
     return mean + np.sum(x * n * pdf * cdf ** (n - 1)) * (x[1] - x[0])
 
 
