@@ -21,6 +21,7 @@ import logging
 import os
 import shutil
 import signal
+import stat
 import tempfile
 import threading
 import time
@@ -64,7 +65,11 @@ def remove_orphaned_sessions(folder: Path) -> list[Path]:
     removed = []
     for path in folder.glob(f"{SESSIONS_PREFIX}*"):
         pid = path.name[len(SESSIONS_PREFIX):]
-        if not pid.isdigit() or path.is_symlink() or path.stat().st_uid != os.getuid():
+        try:
+            info = path.lstat()  # a link is never followed
+        except FileNotFoundError:  # another serve starting removed it first
+            continue
+        if not (pid.isdigit() and stat.S_ISDIR(info.st_mode) and info.st_uid == os.getuid()):
             continue
         try:
             os.kill(int(pid), 0)

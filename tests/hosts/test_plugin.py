@@ -11,6 +11,7 @@ import urllib.request
 from pathlib import Path
 
 import bookrun
+from bookrun.hosts.serve import SESSIONS_PREFIX
 
 from helpers.builds import FIXTURE_CONFIG as CONFIG, build_fixture as build
 
@@ -289,7 +290,7 @@ def test_serve_shows_a_failing_snippet_on_its_page_and_rebuilds_once_per_save(tm
         time.sleep(0.1)
     assert processes_of(tmp_path) == []  # none outlives the server
     # SIGTERM stops serve as Ctrl-C does: its shutdown removed the kept sessions' folder.
-    assert not (Path(tempfile.gettempdir()) / f"bookrun-serve-{server.pid}").exists()
+    assert not (Path(tempfile.gettempdir()) / f"{SESSIONS_PREFIX}{server.pid}").exists()
     text = (tmp_path / "serve.log").read_text()
     assert text.count("Building documentation") == 6, text  # the first build and one per save
     assert "Aborted" not in text and "appear stuck" not in text

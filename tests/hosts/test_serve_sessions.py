@@ -16,5 +16,10 @@ def test_the_next_serve_removes_only_the_folders_of_serve_processes_that_are_gon
     (alive / "demo").mkdir(parents=True)
     other = tmp_path / "bookrun-serve-notes"  # not a pid: someone else's name
     other.mkdir()
+    kept = tmp_path / "kept"
+    (kept / "demo").mkdir(parents=True)
+    link = tmp_path / f"{SESSIONS_PREFIX}{2**22 + 1}"  # above Linux's highest pid: none
+    link.symlink_to(kept)  # a link is not a serve's folder: neither it nor its target goes
     assert remove_orphaned_sessions(tmp_path) == [orphan]
     assert not orphan.exists() and (alive / "demo").is_dir() and other.is_dir()
+    assert link.is_symlink() and (kept / "demo").is_dir()

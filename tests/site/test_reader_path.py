@@ -49,12 +49,14 @@ PLACEHOLDER_OWNERS = ("github.com/example/", "colab.research.google.com/github/e
 # Every link of the page as loaded, in document order (nav, header, article, footer).
 LINKS = "() => [...document.querySelectorAll('a[href]')].map(a => a.href)"
 # A click on the first link to `href`, as a tap sends it (the table of contents sits in
-# a closed drawer on a phone, where no pointer can reach it without opening the drawer).
+# a closed drawer on a phone, where no pointer can reach it without opening the drawer);
+# where the page was scrolled to before it, or null if no link goes there.
 CLICK = """(href) => {
   const link = [...document.querySelectorAll('a[href]')].find(a => a.href === href);
-  if (!link) return false;
+  if (!link) return null;
+  const start = Math.round(scrollY);
   link.click();
-  return true;
+  return start;
 }"""
 FRESH_WIDTH = DESKTOP["width"]  # where a link to a target that is not a heading gets a load
 # A click the browser dropped: the address changed, the page never moved. Under CI's
@@ -270,8 +272,9 @@ def sort_links(hrefs: list[str], here: str, base: str):
 
 
 def land(tab: Tab, how: str, url: str, walk: Walk, start: int | None = None) -> None:
-    """Where the click on `url` landed; a click made at scroll position `start` that the
-    browser dropped (see DROPPED_SHARE) is made once more, and counted."""
+    """Where `url` landed: a page loaded at it (`start` None), or a click on it made at
+    scroll position `start` (CLICK's answer). A click the browser dropped (see
+    DROPPED_SHARE) is made once more, and counted."""
     target = urldefrag(url)[1]
     box = tab.page.evaluate(LANDED, target)
     if (start is not None and box and off_screen(box) and box["scrolled"] == start
@@ -317,8 +320,8 @@ def walk_page(tab: Tab, base: str, path: str, width: int, walk: Walk, others: se
                 continue
         elif n:  # the first click uses the load that found the links
             tab.page.evaluate(TO_TOP)
-        start = tab.page.evaluate("() => Math.round(scrollY)")
-        if not tab.page.evaluate(CLICK, href):
+        start = tab.page.evaluate(CLICK, href)
+        if start is None:
             walk.problems.append(f"{href}: the link is gone")
             continue
         how = "on a load of its own" if first_visit else "in turn"
@@ -498,10 +501,11 @@ def test_a_click_the_browser_drops_is_made_once_more_and_counted(browser, tmp_pa
     try:
         tab.page.goto(base)
         walk = Walk(pages=[""])
-        assert tab.page.evaluate(CLICK, base + "#far")
-        land(tab, "clicked", base + "#far", walk, start=0)
+        start = tab.page.evaluate(CLICK, base + "#far")
+        assert start == 0
+        land(tab, "clicked", base + "#far", walk, start)
         assert walk.dropped == [f"clicked: {base}#far"]
         assert [off_screen(box) for _, _, box in walk.landings] == [None]
     finally:
-        tab.context.close()
+        tab.close()
         stop(server)
