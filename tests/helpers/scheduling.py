@@ -5,14 +5,17 @@ from pathlib import Path
 from bookrun.store.book import Book
 from helpers.paths import ROOT
 
-# The modules that cost most, costliest first (CONTRIBUTING.md, "Tests"): the audits of
-# every page in a browser, the real book's run (its chapter tests share it), the
-# chapters' notebooks in kernels, the PDF prints, Lighthouse, the book on portable
-# kernels, the page loads and the reader's path; then those that mostly wait (time
-# limits, killed sessions, serve's rebuilds), which overlap well with the others. The
-# quick modules come last and fill the end.
-FIRST = ["test_small_book", "test_accessibility", "book", "test_notebooks", "test_pdf",
-         "test_lighthouse", "test_platforms", "test_browser", "test_reader_path",
+# The modules that cost most, costliest first (CONTRIBUTING.md, "Tests"), so that the last
+# to start is short and the workers end together: the audits of every page in a browser,
+# the reader's path, the real book's run (its chapter tests share it), Lighthouse, the
+# book on portable kernels, the chapters' notebooks in kernels, the PDF prints and the
+# page loads; then those that mostly wait (time limits, killed sessions, serve's
+# rebuilds), which overlap well with the others. The quick modules come last and fill
+# the end. The small book goes first: it waits on pip most of its time. With the reader's
+# path ninth it started after the audits, on the same worker, and ended 30 s after the
+# other two workers (2026-12-03).
+FIRST = ["test_small_book", "test_accessibility", "test_reader_path", "book", "test_lighthouse",
+         "test_platforms", "test_notebooks", "test_pdf", "test_browser",
          "test_executor", "test_isolation", "test_interactive_browser", "test_interactive",
          "test_copy_above", "test_plugin", "test_layout", "test_syntax"]
 

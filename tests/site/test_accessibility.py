@@ -48,11 +48,25 @@ SCROLL_THROUGH = f"""async () => {{
 # meet it (blocks far from the viewport not yet laid out), and after a read through, every
 # block laid out so that axe can measure the colours of all of them. The palettes differ
 # in colour only and the states in layout only: the light palette is audited in both
-# states (one load: as loaded, then read through) and the dark one after the read
-# through, where every colour it draws is on screen. An as-loaded dark audit repeated
-# the light one's layout at 8 s of axe a chapter (DESIGN-NOTES.md, "the suite's time").
+# states and the dark one after the read through, where every colour it draws is on
+# screen. An as-loaded dark audit repeated the light one's layout at 8 s of axe a chapter
+# (DESIGN-NOTES.md, "the suite's time"). All three come from one load: as loaded, read
+# through, then switched to the dark palette by the page's own toggle, as a reader does
+# (Material and Zensical draw the palette from the body's data-md-color-* attributes
+# alone, and the toggle sets them). A load and a read through per palette cost a
+# quarter of the audit and showed nothing the switch does not.
 STATES = ("as loaded", "scrolled")
 AUDITS = {"light": STATES, "dark": ("scrolled",)}
+# Switch to the dark palette with the header's toggle: the label of its slate radio.
+TO_DARK = """() => {
+  const input = document.querySelector(
+    'form[data-md-component="palette"] input[data-md-color-scheme="slate"]');
+  const label = input && document.querySelector(`label[for="${input.id}"]`);
+  if (!label) return false;
+  label.click();
+  return true;
+}"""
+SHOWN_SCHEME = "() => document.body.getAttribute('data-md-color-scheme')"
 # axe-core from npm (package.json pins it; Lighthouse runs the same release). 4.14.1 audits
 # a chapter in about 0.56 of the time 4.12.1 took, with the same findings (DESIGN-NOTES.md,
 # "axe-core from npm, and a third worker").
@@ -106,56 +120,64 @@ def _blocking(found: list[dict]) -> list[str]:
     return lines
 
 
-def _audit_page(tab: Tab, path: str, states: tuple[str, ...]) -> dict[str, list[str]]:
-    """{state: violations} for one page, loaded once: as loaded first, then read through."""
+def _audit_page(tab: Tab, path: str, states: dict[str, tuple[str, ...]]
+                ) -> dict[tuple[str, str], list[str]]:
+    """{(scheme, state): violations} for one page, loaded once in the light palette: as
+    loaded first, then read through, then switched to the dark palette."""
     problems = tab.open(path)
     if problems:
-        return {state: [f"did not load cleanly: {p}" for p in problems] for state in states}
+        return {(scheme, state): [f"did not load cleanly: {p}" for p in problems]
+                for scheme, wanted in states.items() for state in wanted}
     found = {}
-    if "as loaded" in states:
+    if "as loaded" in states["light"]:
         tab.page.evaluate(FRAME)
         tab.page.evaluate(MARK_FAR)
-        found["as loaded"] = _blocking(axe_violations(tab.page, exclude=f"[{FAR}]"))
+        found["light", "as loaded"] = _blocking(axe_violations(tab.page, exclude=f"[{FAR}]"))
         tab.page.evaluate(UNMARK_FAR)
-    if "scrolled" in states:
-        # Read the page as a reader does, top to bottom: blocks off screen are skipped
-        # (book.css: content-visibility) and drawn as they come near the viewport. Then
-        # lay out every block at once, so that axe can measure the colours of all.
-        tab.page.evaluate(SCROLL_THROUGH)
-        tab.page.add_style_tag(content=LAY_OUT_ALL)
+    # Read the page as a reader does, top to bottom: blocks off screen are skipped
+    # (book.css: content-visibility) and drawn as they come near the viewport. Then
+    # lay out every block at once, so that axe can measure the colours of all.
+    tab.page.evaluate(SCROLL_THROUGH)
+    tab.page.add_style_tag(content=LAY_OUT_ALL)
+    tab.page.evaluate(FRAME)
+    for scheme in (s for s in SCHEMES if "scrolled" in states[s]):  # light, then dark
+        if scheme == "dark" and not tab.page.evaluate(TO_DARK):
+            found[scheme, "scrolled"] = ["no palette toggle to switch to the dark palette"]
+            continue
         tab.page.evaluate(FRAME)
-        found["scrolled"] = _blocking(axe_violations(tab.page))
+        lines = _blocking(axe_violations(tab.page))
+        shown = tab.page.evaluate(SHOWN_SCHEME)
+        if shown != SCHEMES[scheme]:  # the palette under test must be the one shown
+            lines.append(f"expected the {SCHEMES[scheme]!r} palette, the page shows {shown!r}")
+        found[scheme, "scrolled"] = lines
+    # The toggle stored the reader's choice (Material keeps it for the next pages): the
+    # next page must open in the light palette again.
+    tab.page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
     return found
 
 
 def _audit_jobs(base_url: str, jobs: queue.SimpleQueue) -> dict:
-    """Audit (scheme, path) jobs until none is left, in a browser of this thread's own
-    (Playwright's sync API wants one instance per thread), one tab per palette:
-    {(scheme, state, path): [violations]}."""
+    """Audit pages until none is left, in a browser of this thread's own (Playwright's
+    sync API wants one instance per thread): {(scheme, state, path): [violations]}."""
     report = {}
     with chromium() as browser:
-        tabs = {}
-        for scheme in SCHEMES:
-            tabs[scheme] = Tab(browser, base_url, viewport=DESKTOP)
-            # A reader whose system asks for this scheme: Material follows the media query.
-            tabs[scheme].page.emulate_media(color_scheme=scheme)
-        while True:
-            try:
-                scheme, path = jobs.get_nowait()
-            except queue.Empty:
-                break
-            tab = tabs[scheme]
-            # A notebook page is audited read through only: readers reach it from its
-            # chapter, which is audited both ways.
-            states = ("scrolled",) if path.startswith("notebooks/") else AUDITS[scheme]
-            for state, lines in _audit_page(tab, path, states).items():
-                shown = tab.page.evaluate(
-                    "() => document.body.getAttribute('data-md-color-scheme')")
-                if shown != SCHEMES[scheme]:  # the palette under test must be the one shown
-                    lines.append(f"expected the {SCHEMES[scheme]!r} palette, the page "
-                                 f"shows {shown!r}")
-                report[scheme, state, path] = lines
-        for tab in tabs.values():
+        # A reader whose system asks for the light scheme: Material follows the media
+        # query when the page loads.
+        tab = Tab(browser, base_url, viewport=DESKTOP)
+        tab.page.emulate_media(color_scheme="light")
+        try:
+            while True:
+                try:
+                    path = jobs.get_nowait()
+                except queue.Empty:
+                    break
+                # A notebook page is audited read through only: readers reach it from its
+                # chapter, which is audited both ways.
+                states = ({scheme: ("scrolled",) for scheme in SCHEMES}
+                          if path.startswith("notebooks/") else AUDITS)
+                for (scheme, state), lines in _audit_page(tab, path, states).items():
+                    report[scheme, state, path] = lines
+        finally:
             tab.close()
     return report
 
@@ -164,14 +186,12 @@ def _audit_jobs(base_url: str, jobs: queue.SimpleQueue) -> dict:
 def axe_report(base_url, site_pages):
     """{(scheme, state, path): [violations]} for every page, in the AUDITS it gets.
 
-    axe takes 5 to 12 s on a chapter (12-18k elements), all of it in one renderer's
-    main thread: two threads, each with its own browser, take the pages from one queue
-    (chapters first, the light palette's two audits before the dark one's), so both
-    cores work until the last page."""
+    axe takes 2 to 5 s on a page (10-20k elements), all of it in one renderer's main
+    thread: two threads, each with its own browser, take the pages from one queue (the
+    notebook pages, the longest, first), so both cores work until the last page."""
     jobs = queue.SimpleQueue()
-    for path in sorted(site_pages, key=lambda p: p.startswith("notebooks/")):
-        for scheme in SCHEMES:
-            jobs.put((scheme, path))
+    for path in sorted(site_pages, key=lambda p: not p.startswith("notebooks/")):
+        jobs.put(path)
     with ThreadPoolExecutor(max_workers=2) as pool:
         parts = list(pool.map(lambda _: _audit_jobs(base_url, jobs), range(2)))
     return {key: lines for part in parts for key, lines in part.items()}
@@ -208,6 +228,41 @@ def test_no_serious_or_critical_axe_violations(axe_report, site, site_pages, sch
            if s == scheme and st == state and lines}
     assert not bad, f"axe-core, {scheme} palette, {state}:\n" + "\n".join(
         f"  {p}:\n" + "\n".join(f"    - {x}" for x in lines) for p, lines in bad.items())
+
+
+# Every element's colours as drawn, in document order (after every block is laid out).
+COLOURS = """() => [...document.querySelectorAll("body *")].map(el => {
+  const s = getComputedStyle(el);
+  return [s.color, s.backgroundColor, s.borderTopColor, s.outlineColor, s.fill].join(" ");
+})"""
+
+
+def test_the_palette_toggle_draws_what_a_dark_load_draws(browser, base_url, site_pages):
+    """The dark audit switches palettes on a light load (_audit_page): every element of a
+    chapter, and of its notebook page where the generator makes one, must then have the
+    colours a load in the dark palette gives it."""
+    paths = [p for p in ("ppo", "notebooks/ppo") if p in site_pages]
+    assert paths[0] == "ppo", "ppo is not in the site"
+    for path in paths:
+        drawn = {}
+        for scheme in SCHEMES:
+            tab = Tab(browser, base_url, viewport=DESKTOP)
+            tab.page.emulate_media(color_scheme=scheme)
+            try:
+                assert not tab.open(path), tab.problems
+                tab.page.add_style_tag(content=LAY_OUT_ALL)
+                if scheme == "light":
+                    assert tab.page.evaluate(TO_DARK), f"{path}: no palette toggle"
+                tab.page.evaluate(FRAME)
+                assert tab.page.evaluate(SHOWN_SCHEME) == SCHEMES["dark"], path
+                drawn[scheme] = tab.page.evaluate(COLOURS)
+            finally:
+                tab.close()
+        toggled, loaded = drawn["light"], drawn["dark"]
+        assert len(toggled) == len(loaded) > 1000, path
+        differ = [n for n, (a, b) in enumerate(zip(toggled, loaded)) if a != b]
+        assert not differ, (f"{path}: {len(differ)} elements differ, first #{differ[0]}: "
+                            f"{toggled[differ[0]]!r} toggled, {loaded[differ[0]]!r} loaded dark")
 
 
 # -- figures ----------------------------------------------------------------------------------
