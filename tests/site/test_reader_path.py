@@ -30,6 +30,7 @@ from __future__ import annotations
 import time
 import urllib.error
 import urllib.request
+from collections import Counter
 from dataclasses import dataclass, field
 from urllib.parse import urldefrag, urlparse
 
@@ -68,11 +69,14 @@ CLICK = """(href) => {
 FRESH_WIDTH = DESKTOP["width"]  # where a link to a target that is not a heading gets a load
 # A click the browser dropped: the address changed, the page never moved. Under CI's
 # load (two cores, three workers) Chromium now and then leaves a page unscrolled at its
-# new address, most often the heaviest (a notebook page, 19,000 elements), about 1 click
-# in 600; it did not happen on a quiet machine, nor with the CPU slowed 8 or 12 times on
-# its own. A reader whose click does nothing clicks again: the walk does so once, counts
-# it, and fails if the second click is dropped too or if drops are more than 1 in 100.
-DROPPED_SHARE = 0.01
+# new address: 0 to 2 clicks in 640 in seven runs, and 5 in 496 (on four pages) in one
+# where the walk ran beside the audits' two browsers; never on a quiet machine, nor with
+# the CPU slowed 8 or 12 times on its own. A reader whose click does nothing clicks
+# again: the walk does so once and counts it. It fails if the second click is dropped
+# too; if one page drops a quarter of its clicks at one width (a page whose script
+# undoes the scroll drops every one of its 20 or so); or if drops pass 1 in 20.
+DROPPED_SHARE = 0.05
+DROPPED_SHARE_OF_A_PAGE = 0.25
 # Back to the top before the next click, so that each click scrolls the page. (Waiting
 # there for three still frames cost 25 s of the walk and did not stop the drops that
 # DROPPED_SHARE now counts: 1 or 2 in 640 clicks came with it and without it.)
@@ -467,9 +471,8 @@ def test_every_internal_link_lands_in_view_on_the_first_click(walk):
               if (why := off_screen(box))]
     assert not missed, (f"{len(missed)} of {len(walk.landings)} links did not land:\n"
                         + "\n".join(missed))
-    assert len(walk.dropped) <= DROPPED_SHARE * len(walk.landings), (
-        f"{len(walk.dropped)} of {len(walk.landings)} clicks left the page where it was:\n"
-        + "\n".join(walk.dropped))
+    problems = too_many_drops(walk)
+    assert not problems, "\n".join(problems + walk.dropped)
 
 
 def test_no_link_points_at_a_placeholder_host(walk):
@@ -506,6 +509,38 @@ def test_one_figure_per_chapter_opens_enlarged_by_keyboard_and_closes_with_escap
               if not (e["enlarged"] and e["enlarged"] > e["inline"] and e["same image"]
                       and e["closed"])}
     assert not failed, f"figures not enlarged, or not closed by Escape: {failed}"
+
+
+def too_many_drops(walk: Walk) -> list[str]:
+    """Why the walk's dropped clicks are more than load explains (DROPPED_SHARE), if they are."""
+    problems = []
+    if len(walk.dropped) > DROPPED_SHARE * len(walk.landings):
+        problems.append(f"{len(walk.dropped)} of {len(walk.landings)} clicks left the page "
+                        "where it was")
+    # "clicked in turn on q-learning at 390 px: URL" -> "q-learning at 390 px"
+    def where(how: str) -> str:
+        return how.split(" on ", 1)[-1].split(": ", 1)[0]
+    clicks = Counter(where(how) for how, _, _ in walk.landings if how.startswith("clicked"))
+    for page, n in Counter(where(how) for how in walk.dropped).items():
+        if n > DROPPED_SHARE_OF_A_PAGE * clicks[page]:
+            problems.append(f"{page}: {n} of {clicks[page]} clicks left the page where it was")
+    return problems
+
+
+def test_drops_on_one_page_fail_the_walk_where_a_few_spread_drops_do_not():
+    def walk_with(drops: dict[str, int]) -> Walk:
+        walk = Walk(pages=list("abcdef"))  # 240 clicks: 12 drops are 1 in 20
+        for page in walk.pages:
+            for width in (1280, 390):
+                how = f"clicked in turn on {page} at {width} px"
+                walk.landings += [(how, f"u{n}", None) for n in range(20)]
+                walk.dropped += [f"{how}: u{n}" for n in range(drops.get(f"{page} {width}", 0))]
+        return walk
+    assert too_many_drops(walk_with({"a 390": 2, "b 390": 2, "c 1280": 1})) == []
+    assert too_many_drops(walk_with({"a 390": 6})) == [
+        "a at 390 px: 6 of 20 clicks left the page where it was"]
+    assert too_many_drops(walk_with({"a 390": 5, "b 390": 4, "c 390": 4})) == [
+        "13 of 240 clicks left the page where it was"]
 
 
 DROPS_FIRST_CLICK = """<!doctype html><html lang="en"><title>t</title>
