@@ -1,7 +1,8 @@
 """The reader's path through the built sites, in chromium: every internal link followed.
 
 On every page of the MkDocs build (and on the Zensical build's home page and one
-chapter), at a desktop's and a phone's width, each link to a place in the same page is
+chapter), at a desktop's and a phone's width (a notebook page at the desktop's only:
+NOTEBOOK_WIDTHS), each link to a place in the same page is
 clicked once, and each link to another page's anchor is followed by loading that
 address, as a reader arriving from the link does. The target must exist and be on the
 screen, under the sticky header, after that first click; a collapsed question it points
