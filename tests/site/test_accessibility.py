@@ -80,6 +80,8 @@ def switch_to_dark(page) -> bool:
     except sync_api.Error:
         return False
     return True
+
+
 # axe-core from npm (package.json pins it; Lighthouse runs the same release). 4.14.1 audits
 # a chapter in about 0.56 of the time 4.12.1 took, with the same findings (DESIGN-NOTES.md,
 # "axe-core from npm, and a third worker").

@@ -518,9 +518,10 @@ def too_many_drops(walk: Walk) -> list[str]:
     if len(walk.dropped) > DROPPED_SHARE * len(walk.landings):
         problems.append(f"{len(walk.dropped)} of {len(walk.landings)} clicks left the page "
                         "where it was")
-    # "clicked in turn on q-learning at 390 px: URL" -> "q-learning at 390 px"
+    # "clicked in turn on q-learning at 390 px: URL" -> "q-learning at 390 px", and so
+    # "clicked on a load of its own on q-learning at 390 px" (the last " on ")
     def where(how: str) -> str:
-        return how.split(" on ", 1)[-1].split(": ", 1)[0]
+        return how.split(": ", 1)[0].rsplit(" on ", 1)[-1]
     clicks = Counter(where(how) for how, _, _ in walk.landings if how.startswith("clicked"))
     for page, n in Counter(where(how) for how in walk.dropped).items():
         if n > DROPPED_SHARE_OF_A_PAGE * clicks[page]:
@@ -538,6 +539,12 @@ def test_drops_on_one_page_fail_the_walk_where_a_few_spread_drops_do_not():
                 walk.dropped += [f"{how}: u{n}" for n in range(drops.get(f"{page} {width}", 0))]
         return walk
     assert too_many_drops(walk_with({"a 390": 2, "b 390": 2, "c 1280": 1})) == []
+    # A click on a load of its own counts with the other clicks of its page and width.
+    fresh = walk_with({"a 1280": 1})
+    fresh.landings += [("clicked on a load of its own on a at 1280 px", f"f{n}", None)
+                       for n in range(3)]
+    fresh.dropped.append("clicked on a load of its own on a at 1280 px: f0")
+    assert too_many_drops(fresh) == []
     assert too_many_drops(walk_with({"a 390": 6})) == [
         "a at 390 px: 6 of 20 clicks left the page where it was"]
     assert too_many_drops(walk_with({"a 390": 5, "b 390": 4, "c 390": 4})) == [
