@@ -199,11 +199,25 @@ def _run_worker(chapter: Chapter, root: Path, work: Path, job: Job, timeout: flo
     keeps = job.checkpoints is not None
     writable = [work] + ([work.parent, job.checkpoints.parent] if keeps else [])
     if keeps:
-        job.checkpoints.parent.mkdir(parents=True, exist_ok=True)
+        job.checkpoints.mkdir(parents=True, exist_ok=True)
+    # Under root the session is a user of its own (bookrun.execute.sandbox): what it may
+    # write becomes its own; the shared folders above stay root's, so no chapter's
+    # session writes into another's.
+    uid = (sandbox.session_uid(chapter.name)
+           if sandbox.as_root() and not sandbox.requested_off(policy.sandbox) else None)
+    sandbox.hand_over([work] + ([job.checkpoints] if keeps else []), uid)
     prefix = sandbox.command(root, writable, keep_sessions=keeps, mode=policy.sandbox,
-                             disk_mb=policy.disk_mb)
-    if keeps and prefix:
-        return _run_kept(chapter, work, job, timeout, prefix, root, env)
+                             disk_mb=policy.disk_mb, uid=uid)
+    try:
+        if keeps and prefix:
+            return _run_kept(chapter, work, job, timeout, prefix, root, env, policy)
+        return _run_plain(chapter, root, work, job, timeout, prefix, env, policy)
+    finally:
+        prefix.close()
+
+
+def _run_plain(chapter: Chapter, root: Path, work: Path, job: Job, timeout: float,
+               prefix: sandbox.Command, env: dict, policy: SessionPolicy) -> RunResult:
     # The worker's own messages go to a file, not a pipe: a child process that inherits
     # a pipe keeps it open, and a read waiting for its end would wait as long as it lives.
     log = work / "worker.log"
@@ -211,9 +225,10 @@ def _run_worker(chapter: Chapter, root: Path, work: Path, job: Job, timeout: flo
         proc = subprocess.Popen(
             prefix + [sys.executable, "-m", "bookrun.execute.worker", str(work / "job.json")],
             cwd=root, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=out,
-            start_new_session=True)  # its own process group, ended as one below
+            pass_fds=prefix.fds, start_new_session=True)  # its own group, ended below
     with _running_lock:
         _running[proc.pid] = job.live
+    watch = DiskWatch(work, policy.disk_mb, lambda: processes.end_group(proc.pid))
     try:
         code = proc.wait(timeout=timeout + KILL_GRACE)
         if prefix and code > 128:  # bwrap reports a signal as a shell does
@@ -221,15 +236,62 @@ def _run_worker(chapter: Chapter, root: Path, work: Path, job: Job, timeout: flo
     except subprocess.TimeoutExpired:
         code = None
     finally:
+        watch.stop()
         processes.end_group(proc.pid, processes.kept(job.live))
         proc.wait()
         with _running_lock:
             _running.pop(proc.pid, None)
+    watch.raise_if_full(chapter, job)
     return _outcome(chapter, work, job, timeout, code, log.read_text(errors="replace"))
 
 
-def _run_kept(chapter, work: Path, job: Job, timeout: float, prefix: list[str], root: Path,
-              env: dict) -> RunResult:
+class DiskWatch:
+    """The session's scratch folder (on the host's disk, unlike its tmpfs mounts) held
+    to `disk_mb` in total: each file is capped by RLIMIT_FSIZE in the worker, and this
+    thread adds up the folder every POLL seconds and ends the session past the total."""
+    POLL = 0.2
+
+    def __init__(self, folder: Path, disk_mb: int, end):
+        self.folder, self.limit, self.end = folder, int(disk_mb) * 2**20, end
+        self.full = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._watch, daemon=True,
+                                        name=f"bookrun-disk-{folder.name}")
+        self._thread.start()
+
+    def used(self) -> int:
+        total = 0
+        for folder, _, files in os.walk(self.folder):
+            for name in files:
+                try:
+                    total += os.lstat(os.path.join(folder, name)).st_blocks * 512
+                except OSError:
+                    pass  # removed meanwhile
+        return total
+
+    def _watch(self) -> None:
+        while not self._stop.wait(self.POLL):
+            used = self.used()
+            if used > self.limit:
+                self.full = used
+                self.end()
+                return
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def raise_if_full(self, chapter: Chapter, job: Job) -> None:
+        if self.full:
+            where, _ = _last_seen(self.folder, "")
+            raise ExecutionError(
+                f"chapter {chapter.name!r} ({job.page}): the session wrote "
+                f"{self.full / 2**20:.0f} MB into its scratch folder{where}, past the "
+                f"{self.limit // 2**20} MB the book allows (`disk_mb`)", kind="crash")
+
+
+def _run_kept(chapter, work: Path, job: Job, timeout: float, prefix: sandbox.Command,
+              root: Path, env: dict, policy: SessionPolicy) -> RunResult:
     """Under serve, in the sandbox: the worker started by a keeper, pid 1 of the session's
     PID namespace, which reports the worker's exit code and stays for its kept sessions
     (bookrun.execute.worker.keeper). Pids inside differ from ours, so nothing here ends
@@ -238,6 +300,8 @@ def _run_kept(chapter, work: Path, job: Job, timeout: float, prefix: list[str], 
     proc, ours = _start_keeper(prefix, root, env, work / "job.json", log)
     with _running_lock:
         _running[proc.pid] = job.live
+    # Past the disk limit, our end of the socket shuts: the keeper then kills the worker.
+    watch = DiskWatch(work, policy.disk_mb, lambda: ours.shutdown(socket.SHUT_RDWR))
     try:
         line, _ = checkpoint.read_line(ours, b"", time.monotonic() + timeout + KILL_GRACE)
         killed = line is None
@@ -254,13 +318,15 @@ def _run_kept(chapter, work: Path, job: Job, timeout: float, prefix: list[str], 
             with _running_lock:
                 _keepers.append(proc)
     finally:
+        watch.stop()
         ours.close()
         with _running_lock:
             _running.pop(proc.pid, None)
+    watch.raise_if_full(chapter, job)
     return _outcome(chapter, work, job, timeout, code, log.read_text(errors="replace"))
 
 
-def _start_keeper(prefix: list[str], root: Path, env: dict, job_file: Path,
+def _start_keeper(prefix: sandbox.Command, root: Path, env: dict, job_file: Path,
                   log: Path) -> tuple[subprocess.Popen, socket.socket]:
     """The keeper, started under `prefix` (bwrap), and our end of its socket."""
     global _serve_pipe
@@ -275,7 +341,8 @@ def _start_keeper(prefix: list[str], root: Path, env: dict, job_file: Path,
                 prefix + [sys.executable, "-m", "bookrun.execute.worker.keeper",
                           str(theirs.fileno()), str(_serve_pipe[0]), str(job_file)],
                 cwd=root, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=out,
-                pass_fds=(theirs.fileno(), _serve_pipe[0]), start_new_session=True)
+                pass_fds=(theirs.fileno(), _serve_pipe[0], *prefix.fds),
+                start_new_session=True)
     except BaseException:
         ours.close()
         raise
