@@ -72,6 +72,15 @@ if ByGroup is not None:
         return cores if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS") else cores + 1
 
 
+@pytest.fixture(autouse=True)
+def _tmp_path_as_a_folder_is_made(request):
+    """pytest makes each tmp_path 0700; a book made there must be readable by others as
+    any folder made with the usual umask is, since under root the sandbox runs snippets
+    as an unprivileged user (bookrun/execute/sandbox.py)."""
+    if "tmp_path" in request.fixturenames:
+        os.chmod(request.getfixturevalue("tmp_path"), 0o755)
+
+
 @pytest.fixture(scope="session")
 def book():
     return Book(root=ROOT)

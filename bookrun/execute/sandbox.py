@@ -65,6 +65,10 @@ SYS = ("/sys/devices/system/cpu", "/sys/devices/system/node")
 # so it owns no file of the machine, and its process limit counts only its processes.
 SANDBOX_UID_BASE = 1_000_000_000
 SANDBOX_UID_SPAN = 1_000_000
+# Processes and threads a session may have at once (RLIMIT_NPROC, set by util-linux's
+# prlimit inside the sandbox, where it counts only the session's own): a fork bomb stops
+# there with EAGAIN at the snippet's line. A chapter's session needs a few dozen.
+MAX_PROCESSES = 512
 FIX = ("install bubblewrap (Debian and Ubuntu: apt-get install bubblewrap) and allow "
        "unprivileged user namespaces (Ubuntu 24.04: sysctl "
        "kernel.apparmor_restrict_unprivileged_userns=0, or an AppArmor profile for bwrap); "
@@ -140,8 +144,9 @@ def probe() -> tuple[str | None, str]:
     program = shutil.which("bwrap")
     if program is None:
         return None, "bubblewrap (bwrap) is not on the PATH"
-    if as_root() and shutil.which("setpriv") is None:
-        return None, "util-linux's setpriv is not on the PATH (it drops root's rights)"
+    for tool, why in (("setpriv", "it drops root's rights"), ("prlimit", "it caps processes")):
+        if (tool == "prlimit" or as_root()) and shutil.which(tool) is None:
+            return None, f"util-linux's {tool} is not on the PATH ({why})"
     try:
         seccomp_filter()
     except Exception as exc:  # noqa: BLE001 - pyseccomp missing, or libseccomp
@@ -258,6 +263,19 @@ def _dirs_above(path: Path, made: set[str]) -> list[str]:
     return words
 
 
+def _readable_by_others(folders) -> None:
+    """Under root the session is another user: a bound folder it cannot enter (a book
+    kept in a 0700 folder) would fail later with a bare 'Permission denied'."""
+    for folder in folders:
+        mode = os.stat(folder).st_mode
+        if mode & 0o005 != 0o005:
+            raise ExecutionError(
+                f"bookrun: {folder} is not readable by other users (mode "
+                f"{mode & 0o777:04o}), and under root the sandbox runs snippets as an "
+                f"unprivileged user of their own: `chmod o+rx {folder}` (its files need "
+                "o+r too), or build as an ordinary user")
+
+
 def _confine(program: str, root: Path, writable: list[Path], keep_sessions: bool,
              disk_mb: int, uid: int | None) -> Command:
     """bwrap's words for a session (before its `--`), `tail` the words after it that
@@ -300,6 +318,8 @@ def _confine(program: str, root: Path, writable: list[Path], keep_sessions: bool
               if p.exists() and not any(_under(p, Path(s)) for s in SYSTEM)]
     outer = sorted(p for p in needed if not any(_under(p, o) for o in needed if o != p))
     made = set(PRIVATE) | {"/usr", "/etc", "/sys", "/dev", "/proc"}
+    if uid is not None:
+        _readable_by_others(outer)
     for path in outer:
         words += _dirs_above(path, made) + ["--ro-bind", str(path), str(path)]
     for path in writable:
@@ -309,6 +329,7 @@ def _confine(program: str, root: Path, writable: list[Path], keep_sessions: bool
     command.tail = [] if uid is None else [
         shutil.which("setpriv") or "setpriv", f"--reuid={uid}", f"--regid={uid}",
         "--clear-groups", "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"]
+    command.tail += [shutil.which("prlimit") or "prlimit", f"--nproc={MAX_PROCESSES}", "--"]
     return command
 
 

@@ -254,6 +254,7 @@ class DiskWatch:
     def __init__(self, folder: Path, disk_mb: int, end):
         self.folder, self.limit, self.end = folder, int(disk_mb) * 2**20, end
         self.full = 0
+        self.before = self.used()  # what the host put there (the font cache, the job)
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._watch, daemon=True,
                                         name=f"bookrun-disk-{folder.name}")
@@ -271,7 +272,7 @@ class DiskWatch:
 
     def _watch(self) -> None:
         while not self._stop.wait(self.POLL):
-            used = self.used()
+            used = self.used() - self.before
             if used > self.limit:
                 self.full = used
                 self.end()

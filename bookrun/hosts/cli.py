@@ -112,8 +112,17 @@ def report(checked, count: int) -> int:
         names = " ".join(checked.corrupt)
         print(f"bookrun: corrupt record(s) of {names}: `python -m bookrun update {names}` "
               "writes them afresh from this machine's run; commit the result", file=sys.stderr)
-    if checked.differing:
-        names = " ".join(checked.differing)
+    here = [n for n in checked.differing if n not in checked.elsewhere]
+    for name in (n for n in checked.differing if n in checked.elsewhere):
+        # Another machine's digits are not a changed book: rewriting the record here
+        # would only move the failure to the machine that made it.
+        print(f"bookrun: {name} was recorded on another platform "
+              f"({checked.elsewhere[name]}) and prints other digits here in snippets not "
+              "marked platform-bound; `update` on this machine is no fix: round what they "
+              "print, or mark a chaotic experiment `platform-bound` and assert its findings "
+              "in the chapter's tests", file=sys.stderr)
+    if here:
+        names = " ".join(here)
         print(f"bookrun: {names} differ(s) from the record(s); if the change is intended, run "
               f"`python -m bookrun update {names}` and commit the records", file=sys.stderr)
     if problems:

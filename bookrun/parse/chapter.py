@@ -36,7 +36,11 @@ FIGURE_FIELD = re.compile(
 # `{{ EXPR | SPEC }}` recorded after the solution's snippet; the page does not show it.
 ANSWER = re.compile(r"^[ \t]*Answer:(?P<text>.*)$")
 ANSWER_TEXT = re.compile(r"(?P<name>[A-Za-z_]\w*)[ \t]*=(?!=)[ \t]*(?P<body>.+)")
-# Prose names a figure by its number, "Figure 3.2": checked when the page renders.
+# Prose names a figure by its snippet: `[[fig:NAME]]` is the figure that
+# snippets/<chapter>/NAME.py shows, `[[fig:NAME#2]]` the second of those it shows; the
+# renderer writes its number and link ("Figure 4.7"). A number typed by hand, "Figure
+# 3.2" (FIGURE_REF), fails the build when the book numbers figures (render.page).
+FIGURE_NAME = re.compile(r"\[\[fig:(?P<name>[^\]\s#]+)(?:#(?P<index>\d+))?\]\]")
 FIGURE_REF = re.compile(r"\bFigure (\d+)\.(\d+)\b")
 # What the reading time counts (bookrun.render.header): words of prose, not of HTML
 # comments, `@run` lines or text alternatives; code lines, not fences.
@@ -173,11 +177,22 @@ class ChapterDoc:
     meta: dict  # its front matter
     facts: PageFacts
     fills: dict[int, int] = field(default_factory=dict)  # prose line -> index of its step
-    refs: tuple[tuple[int, str, int, str], ...] = ()  # "Figure 3.2" in prose: line, 3, 2, text
+    refs: tuple[tuple[int, str, int, str], ...] = ()  # "Figure 3.2" typed: line, 3, 2, text
     title_line: int = 0  # the prose's first `# ` heading (0: none); the header goes under it
     body_line: int = 1  # the first line after the front matter and the blank lines after it
     answers: tuple[Answer, ...] = ()  # the exercises' `Answer:` lines, in page order
     code_at: frozenset[int] = frozenset()  # lines inside fenced code, fences included
+    # `[[fig:NAME]]`: each target ("line", "pair#2") and the figure's place on the page
+    # (1-based), and the prose lines that name one (captions and alts are not lines here).
+    figure_names: dict[str, int] = field(default_factory=dict)
+    cited_at: frozenset[int] = frozenset()
+    # The number of the chapter whose figures are numbered (4: 4.1, 4.2, ...), given by
+    # the book (store.book) from the front matter or the nav; None: not numbered.
+    chapter_number: str | None = None
+
+    def figure_at(self, m: re.Match) -> int:
+        """The place on the page of the figure a `[[fig:NAME]]` match names."""
+        return self.figure_names[figure_target(m)]
 
     @property
     def title(self) -> str:
@@ -275,9 +290,9 @@ def parse_chapter(text: str, snippets_root: Path, shown: str,
             block_end = found[-1][4]
             continue
         in_block = number <= block_end  # a `Figure:`/`Alt:` line: placed with its figure
+        if "Figure " in line or "[[fig:" in line:  # read once the figures are known
+            refs.append((number, line, in_block))
         if not in_block:
-            refs += [(number, r.group(1), int(r.group(2)), r.group()) for r in
-                     FIGURE_REF.finditer(line)]
             title_line = title_line or (number if line.startswith("# ") else 0)
         bindings = _bindings(line, number, shown, bool(found))
         if bindings:
@@ -299,8 +314,55 @@ def _document(chapter, text: str, shown: str, facts, fills, refs, title_line: in
     page_facts = PageFacts(facts.words, facts.code, len(figures),
                            sum(1 for f in figures if f.interactive is not None))
     answers = _answers(answer_lines, chapter.steps, shown)
-    return ChapterDoc(chapter, text, meta, page_facts, fills, tuple(refs), title_line,
-                      body_line, answers, code_at)
+    names = figure_names(chapter)
+    typed, cited = _figure_mentions(refs, names, shown)
+    return ChapterDoc(chapter, text, meta, page_facts, fills, typed, title_line,
+                      body_line, answers, code_at, names, cited)
+
+
+def figure_target(m: re.Match) -> str:
+    """`[[fig:NAME#2]]`'s key in `figure_names`: "NAME#2" (or "NAME" without a #)."""
+    return m.group("name") + (f"#{m.group('index')}" if m.group("index") else "")
+
+
+def figure_names(chapter: Chapter) -> dict[str, int]:
+    """What `[[fig:...]]` may name: a snippet's name in its folder, without `.py`, for
+    the one figure it shows, or NAME#k for each of several; and the figure's place."""
+    names, place = {}, 0
+    for step in chapter.steps:
+        name = step.snippet[len(chapter.name) + 1:].removesuffix(".py")
+        for k in range(1, len(step.figures) + 1):
+            place += 1
+            names[name if len(step.figures) == 1 else f"{name}#{k}"] = place
+    return names
+
+
+def _figure_mentions(lines, names: dict[str, int], shown: str):
+    """The figure numbers typed in the prose (line, chapter, figure, text), outside
+    inline code, and the prose lines with a `[[fig:...]]`, each checked against `names`."""
+    typed, cited = [], set()
+    for number, line, in_block in lines:
+        typed += [(number, r.group(1), int(r.group(2)), r.group())
+                  for r in outside_code(FIGURE_REF, line)]
+        for r in outside_code(FIGURE_NAME, line):
+            if figure_target(r) not in names:
+                raise PageError(shown, number, f"{r.group()} {_no_such_figure(r, names)}")
+            if not in_block:
+                cited.add(number)
+    return tuple(typed), frozenset(cited)
+
+
+def _no_such_figure(m: re.Match, names: dict[str, int]) -> str:
+    """Why a `[[fig:...]]` names nothing, and what it could name instead."""
+    name = m.group("name")
+    own = [n for n in names if n == name or n.startswith(name + "#")]
+    if not own:
+        return ("names no figure of this page: NAME is a snippet of this page that shows "
+                f"a figure, without `.py` ({', '.join(names) or 'it has none'})")
+    if len(own) == 1:
+        return f"names {name}.py, which shows 1 figure: write [[fig:{name}]]"
+    choices = (" or " if len(own) == 2 else " to ").join(f"[[fig:{n}]]" for n in (own[0], own[-1]))
+    return f"names {name}.py, which shows {len(own)} figures: write {choices}"
 
 
 def _answers(found: list[tuple[int, str]], steps, shown: str) -> tuple[Answer, ...]:

@@ -36,3 +36,24 @@ def split_front_matter(text: str, shown: str) -> tuple[dict, str]:
     if not isinstance(meta, dict):
         raise PageError(shown, 2, "front matter must be a mapping of `key: value` lines")
     return meta, "\n".join([""] * (end + 1) + lines[end + 1:])
+
+
+def chapter_number(meta: dict, title: str | None) -> str | None:
+    """`chapter:` from the front matter, else the number of a nav title like `3. Bandits`."""
+    if "chapter" in meta:
+        return str(meta["chapter"])
+    m = re.match(r"(\d+)\.\s", title or "")
+    return m.group(1) if m else None
+
+
+def nav_titles(nav) -> dict[str, str]:
+    """Each page of a mkdocs.yml `nav` (its path in the docs folder) and its title there:
+    `- 3. Bandits: bandits.md` gives {"bandits.md": "3. Bandits"}, sections included."""
+    found = {}
+    for entry in nav if isinstance(nav, list) else []:
+        for title, value in (entry.items() if isinstance(entry, dict) else ()):
+            if isinstance(value, str):
+                found[value] = str(title)
+            else:
+                found.update(nav_titles(value))
+    return found

@@ -28,7 +28,12 @@ from markdown.postprocessors import Postprocessor
 PREFIX = "bookrun-copy-above"
 # Base64 has no character Markdown would read as markup, so the placeholder reaches
 # the HTML intact whatever encloses it; a tight list item has no <p> around it.
-PLACEHOLDER = re.compile(rf"(?:<p>)?{PREFIX}:(\d+):([A-Za-z0-9+/=]*)(?:</p>)?")
+PLACEHOLDER = re.compile(rf"(?:<p>)?{PREFIX}:(\d+)(p?):([A-Za-z0-9+/=]*)(?:</p>)?")
+# Pasted after a platform-bound snippet (its own line, then the blank line that closes
+# it, so a REPL reads it as nothing): why the reader's digits may differ from the page.
+PLATFORM_PASTE_NOTE = ("# platform-bound: the page shows the digits of its recording machine; "
+                       "another CPU (vendor, SIMD level, BLAS) prints others, and the "
+                       "chapter's tests check the findings\n\n")
 
 
 def paste_text(code: str) -> str:
@@ -36,10 +41,11 @@ def paste_text(code: str) -> str:
     return code.rstrip("\n") + "\n\n"
 
 
-def placeholder(index: int, code: str, indent: str) -> list[str]:
+def placeholder(index: int, code: str, indent: str, platform_bound: bool = False) -> list[str]:
     """Markdown lines standing for block `index` (0-based, page order) and its code."""
-    data = base64.b64encode(paste_text(code).encode("utf-8")).decode("ascii")
-    return ["", f"{indent}{PREFIX}:{index}:{data}"]
+    text = paste_text(code) + (PLATFORM_PASTE_NOTE if platform_bound else "")
+    data = base64.b64encode(text.encode("utf-8")).decode("ascii")
+    return ["", f"{indent}{PREFIX}:{index}{'p' if platform_bound else ''}:{data}"]
 
 
 def label(index: int) -> str:
@@ -56,10 +62,12 @@ def script_json(text: str) -> str:
             .replace("&", "\\u0026"))
 
 
-def block_html(index: int, code: str) -> str:
+def block_html(index: int, code: str, platform_bound: bool = False) -> str:
     what = label(index)
     hint = ("this block" if index == 0 else
             f"blocks 1 to {index + 1} of this page, in order")
+    if platform_bound:
+        hint += "; this block's digits depend on the CPU it runs on"
     return (f'<div class="bookrun-copy-above" data-search-exclude>'
             f'<script type="application/json" data-bookrun-paste="{index}">'
             f"{script_json(code)}</script>"
@@ -70,8 +78,8 @@ def block_html(index: int, code: str) -> str:
 
 def expand(text: str) -> str:
     def one(m):
-        code = base64.b64decode(m.group(2)).decode("utf-8")
-        return block_html(int(m.group(1)), code)
+        code = base64.b64decode(m.group(3)).decode("utf-8")
+        return block_html(int(m.group(1)), code, m.group(2) == "p")
 
     return PLACEHOLDER.sub(one, text) if PREFIX in text else text
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import html
 import posixpath
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,6 +22,7 @@ from bookrun.markdown.highlight import missing_filters
 from bookrun.parse.controls import script_url
 from bookrun.model.page import Chapter, PageError
 from bookrun.parse.chapter import ChapterDoc
+from bookrun.parse.front_matter import chapter_number  # noqa: F401 (the hosts' import)
 from bookrun.store.records import Record, figures_path
 from bookrun.render.links import PageLinks, colab_url, expand_book_lines
 from bookrun.render.page import render_page
@@ -178,14 +178,6 @@ def first_line(source: str, text: str) -> int:
     body = text.strip("\n")
     at = source.rfind(body) if body else -1
     return source.count("\n", 0, at) + 1 if at >= 0 else 1
-
-
-def chapter_number(meta: dict, title: str | None) -> str | None:
-    """`chapter:` from the front matter, else the number of a nav title like `3. Bandits`."""
-    if "chapter" in meta:
-        return str(meta["chapter"])
-    m = re.match(r"(\d+)\.\s", title or "")
-    return m.group(1) if m else None
 
 
 # The Markdown extensions the rendered pages rely on, with what each draws; the MkDocs

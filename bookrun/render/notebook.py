@@ -17,7 +17,7 @@ from bookrun.parse.bindings import sub_outside_code
 from bookrun.parse.controls import notebook_cell
 from bookrun.render.notebook_prose import (ADMONITION, HEADING, SiteLinks, admonition_lines,
                                            box_end, dedent, indent_of, prose_line)
-from bookrun.render.page import bound_text, fill_prose, step_value
+from bookrun.render.page import bound_text, cite_figures, figure_anchor, fill_prose, step_value
 
 ABOUT = ("*The chapter as a notebook: its text, and its code with the outputs the book "
          "was built with. Run the cells from the top, since later cells use names that "
@@ -78,6 +78,7 @@ class _Walk:
         self.boxes: list = []  # the admonitions open at this line, outermost first
         self.level = 1  # of the last heading outside a box
         self.skip_to = 0  # the last line of a step's `Figure:`/`Alt:` block
+        self.figures = 0  # the page's figures above this line
         self.lines = doc.text.splitlines()  # where an admonition's box ends is read here
 
     def cells(self) -> list:
@@ -129,6 +130,8 @@ class _Walk:
         """One line of prose; a heading outside a box starts a cell."""
         if number in self.doc.fills:
             text = self.fill(text, number)
+        if number in self.doc.cited_at:  # "Figure 4.7", linked as on the page
+            text = cite_figures(self.doc, text, number, self.doc.chapter_number)
         shown = prose_line(text, self.links)
         if shown is None:
             return
@@ -176,8 +179,10 @@ class _Walk:
         self.out.append(new_code_cell(self.read_code(step.snippet).rstrip("\n"), id=ident,
                                       execution_count=n + 1, outputs=outputs))
         if step.figures and len(step.figures) == len(snippet.figures):
-            self.out.append(new_markdown_cell(figure_texts(step, self.record),
-                                              id=f"{ident}-figures"))
+            self.out.append(new_markdown_cell(
+                figure_texts(step, self.record, self.doc, self.figures, self.links),
+                id=f"{ident}-figures"))
+        self.figures += len(step.figures)
         for k, fig in enumerate(f for f in step.figures if f.interactive):
             self.out.append(new_code_cell(notebook_cell(fig.interactive), id=f"{ident}-live-{k}"))
 
@@ -236,11 +241,25 @@ def self_test_link(anchor: str | None, links: SiteLinks) -> str:
     return f" ({links.rewrite(f'[self-test](#{anchor})')})" if anchor else ""
 
 
-def figure_texts(step, record) -> str:
+def figure_texts(step, record, doc: ChapterDoc | None = None, above: int = 0,
+                 links: SiteLinks | None = None) -> str:
     """The page's caption and text alternative of each figure above, as Markdown: a
-    notebook has no alt attribute for an SVG output, so the words go under it."""
+    notebook has no alt attribute for an SVG output, so the words go under it. When the
+    chapter's figures are numbered (`doc.chapter_number`), each is "Figure 4.7", with
+    the page's anchor for it; `above` counts the page's figures before these."""
     values = record.snippet(step.snippet).values  # those bound after this snippet
-    return "\n\n".join(f"**Figure:** {fill_prose(fig.caption, values)}\n\n"
-                         f"*What it shows:* {fill_prose(fig.alt, values)}"
-                         for fig in step.figures)
+    number = doc.chapter_number if doc is not None else None
+    texts = []
+    for k, fig in enumerate(step.figures, start=above + 1):
+        caption, alt = fill_prose(fig.caption, values), fill_prose(fig.alt, values)
+        title = "**Figure:**"
+        if doc is not None:  # what the texts name, numbered (an error where nothing is)
+            caption = cite_figures(doc, caption, fig.line, number)
+            alt = cite_figures(doc, alt, fig.line, number, link=False)
+        if number is not None:
+            title = f'<a id="{figure_anchor(f"{number}.{k}")}"></a>**Figure {number}.{k}.**'
+        if links is not None:
+            caption = links.rewrite(caption)
+        texts.append(f"{title} {caption}\n\n*What it shows:* {alt}")
+    return "\n\n".join(texts)
 

@@ -14,7 +14,7 @@ from bookrun.config import BookConfig
 from bookrun.render import copy_above, zoom
 from bookrun.parse.bindings import sub_outside_code
 from bookrun.model.page import PageError, SnippetRecord, Step
-from bookrun.parse.chapter import BOUND, ChapterDoc
+from bookrun.parse.chapter import BOUND, FIGURE_NAME, ChapterDoc
 from bookrun.render.header import chapter_header
 from bookrun.render.links import PageLinks
 from bookrun.parse.controls import controls_html, script_tag
@@ -114,7 +114,7 @@ def render_step(snippet_path: str, code: str, snippet: SnippetRecord | None, fig
                  indent)
     if drawing:
         out += [""] + folded_drawing(drawing, indent)
-    out += copy_above.placeholder(index, code, indent)
+    out += copy_above.placeholder(index, code, indent, platform_bound)
     if snippet is not None:
         if snippet.output:
             # A code block escapes its content, so a printed <b> shows as text; control
@@ -147,10 +147,11 @@ def shown_path(page) -> str:
 
 
 def numbered_figures(chapter, step: Step, snippet: SnippetRecord | None, chapter_number,
-                     counter, numbered: bool = True):
+                     counter, numbered: bool = True, cite=lambda text, line, link: text):
     """(number, caption, alt, interactive) for each figure a snippet showed, its values
     taken from the snippet's record; errors name page and line. Without `numbered`, a
-    figure's number is its place on the page, for its id only."""
+    figure's number is its place on the page, for its id only. `cite(text, line, link)`
+    writes the figures a caption or alt names (`[[fig:NAME]]`)."""
     shown, page = len(snippet.figures) if snippet else 0, chapter.shown or shown_path(chapter.page)
     if len(step.figures) != shown:
         where = step.figures[0].line if step.figures and not shown else step.line
@@ -167,10 +168,27 @@ def numbered_figures(chapter, step: Step, snippet: SnippetRecord | None, chapter
                                                     b.group("body").strip(), line)
         # The caption is Markdown, so its values are escaped; the alt is an attribute.
         number = f"{chapter_number}.{len(counter)}" if numbered else str(len(counter))
-        texts.append((number, sub_outside_code(BOUND, lambda b: bound_text(value(b)), fig.caption),
-                      sub_outside_code(BOUND, lambda b: visible(value(b)), fig.alt),
+        caption = sub_outside_code(BOUND, lambda b: bound_text(value(b)), fig.caption)
+        alt = sub_outside_code(BOUND, lambda b: visible(value(b)), fig.alt)
+        texts.append((number, cite(caption, fig.line, True), cite(alt, fig.line, False),
                       fig.interactive))
     return texts
+
+
+def cite_figures(doc: ChapterDoc, text: str, line: int, chapter_number: str | None,
+                 link: bool = True) -> str:
+    """Each `[[fig:NAME]]` of `text` (outside inline code) as "Figure 4.7", a link to
+    the figure's id unless `link` is off (an alt text, a page whose figures are not
+    drawn). `chapter_number`: None when the book does not number figures, an error."""
+    def one(m) -> str:
+        if chapter_number is None:
+            raise PageError(doc.chapter.shown or shown_path(doc.chapter.page), line,
+                            f"{m.group()} shows its figure's number: it needs the book's "
+                            "number_figures option and the page's chapter number (a nav "
+                            "title `3. Bandits` or `chapter: 3` in its front matter)")
+        number = f"{chapter_number}.{doc.figure_at(m)}"
+        return f"[Figure {number}](#{figure_anchor(number)})" if link else f"Figure {number}"
+    return sub_outside_code(FIGURE_NAME, one, text)
 
 
 def step_value(chapter, step: Step, snippet: SnippetRecord | None, body: str, line: int) -> str:
@@ -204,12 +222,11 @@ def render_page(doc: ChapterDoc, record, read_code, links: PageLinks,
     page.read_figure = read_figure
     buttons = (chapter_header(doc, codes, links) if config.chapter_headers
                else links.buttons)
+    if config.number_figures:
+        check_typed_numbers(doc, chapter_number)
     out = page.lines(text.splitlines(), first_line or 1, buttons)
-    if record:
-        if config.number_figures:
-            check_references(doc.refs, doc.chapter, chapter_number, len(page.counter))
-        if links.script and any(f.interactive for f in page.counter):
-            out += ["", script_tag(links.script)]
+    if record and links.script and any(f.interactive for f in page.counter):
+        out += ["", script_tag(links.script)]
     return "\n".join(out) + "\n"
 
 
@@ -247,6 +264,8 @@ class _Splice:
                 continue
             if number in doc.fills:
                 line = self.fill(line, steps[doc.fills[number]], number)
+            if number in doc.cited_at:
+                line = self.cite(line, number, True)
             out.append(line)
             if number == doc.title_line and buttons:
                 out += ["", buttons]
@@ -256,11 +275,17 @@ class _Splice:
         step = self.doc.chapter.steps[n]
         snippet = self.by_snippet.get(step.snippet)
         figures = (numbered_figures(self.doc.chapter, step, snippet, self.chapter_number,
-                                    self.counter, self.numbered) if self.record else ())
+                                    self.counter, self.numbered, self.cite)
+                   if self.record else ())
         indent = line[:len(line) - len(line.lstrip())]
         return render_step(f"snippets/{step.snippet}", self.codes[n], snippet, self.figure_url,
                            indent, figures, step.platform_bound, index=n,
                            numbered=self.numbered, read_figure=self.read_figure)
+
+    def cite(self, text: str, line: int, link: bool) -> str:
+        """The figures `text` names, numbered; linked only where they are drawn."""
+        return cite_figures(self.doc, text, line, self.chapter_number if self.numbered
+                            else None, link and self.record is not None)
 
     def fill(self, line: str, step: Step, number: int) -> str:
         if self.record is None:  # execution switched off: show what would be computed
@@ -270,13 +295,17 @@ class _Splice:
             self.doc.chapter, step, snippet, b.group("body").strip(), number)), line)
 
 
-def check_references(refs, chapter, chapter_number, count: int) -> None:
-    """A "Figure 3.4" in this chapter's prose must name one of its figures."""
-    for number, chapter_ref, figure, text in refs:
-        if chapter_ref == chapter_number and not 1 <= figure <= count:
-            raise PageError(chapter.shown or shown_path(chapter.page), number,
-                            f"{text} does not exist: "
-                            f"this chapter has {count} figure(s)")
+def check_typed_numbers(doc: ChapterDoc, chapter_number: str | None) -> None:
+    """No "Figure 3.4" typed by hand: prose names a figure by its snippet, and the
+    engine writes the number, which then cannot be wrong or go stale."""
+    for number, chapter_ref, figure, text in doc.refs:
+        named = [n for n, at in doc.figure_names.items()
+                 if at == figure and chapter_ref == chapter_number]
+        fix = (f"write [[fig:{named[0]}]]" if named else "write [[fig:NAME]], NAME being "
+               "the snippet of this page that shows it, without `.py`")
+        raise PageError(doc.chapter.shown or shown_path(doc.chapter.page), number,
+                        f"{text} is typed by hand: {fix}, and the build writes the "
+                        "figure's number and its link")
 
 
 def fill_prose(text: str, values: dict[str, str]) -> str:

@@ -22,7 +22,7 @@ import re
 from pathlib import Path
 
 from bookrun.model.page import Chapter
-from bookrun.parse.chapter import ANSWER, BOUND, FIGURE_REF, iter_prose_lines
+from bookrun.parse.chapter import ANSWER, BOUND, FIGURE_NAME, FIGURE_REF, iter_prose_lines
 from bookrun.parse.front_matter import split_front_matter
 
 DECIMAL = re.compile(r"(?<![\w.])\d+\.\d+(?![\w.])")
@@ -113,8 +113,10 @@ def unexplained_numbers(chapter: Chapter, record, snippets_root: Path, shown: st
     for number, line, in_code in iter_prose_lines(text):
         if in_code or ANSWER.match(line):  # an exercise's answer names a bound value
             continue
-        # A figure's number ("Figure 3.2") is not a result; rendering checks it exists.
-        line = blank(FIGURE_REF, blank(COMMENT, blank(LINK_TARGET, blank(BOUND, line))))
+        # A figure's number ("Figure 3.2", rendering refuses it) or name (`[[fig:a#2]]`)
+        # is not a result.
+        line = blank(FIGURE_NAME, blank(FIGURE_REF, blank(COMMENT, blank(LINK_TARGET,
+                                                                        blank(BOUND, line)))))
         for m in DECIMAL.finditer(line):
             if CITATION.match(m.group()) or m.group() in derived:
                 continue

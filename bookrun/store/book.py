@@ -8,7 +8,7 @@ import signal
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from bookrun import config as book_config
@@ -19,6 +19,7 @@ from bookrun.store.key import resume_keys, step_keys
 from bookrun.model.page import (Chapter, ExecutionError, FigureFile, PageError, RecordError, Run,
                     SnippetRecord)
 from bookrun.parse.chapter import ChapterDoc, read_page
+from bookrun.parse.front_matter import chapter_number, nav_titles
 from bookrun.store.audit import unexplained_numbers
 from bookrun.store.width import too_wide
 from bookrun.store.records import (Record, figures_path, read_if_present, read_record, record_path, release,
@@ -47,7 +48,7 @@ class Book:
                                           flush=True))
 
     def __post_init__(self):
-        self.root = Path(self.root)
+        self.root = Path(self.root).absolute()  # "." too: the worker runs elsewhere
         docs = self.root / "docs"
         if self.config is None:
             self.config, docs = book_config.load(self.root)
@@ -75,8 +76,10 @@ class Book:
 
     def documents(self, broken: dict[Path, str] | None = None) -> list[ChapterDoc]:
         """Every page with `@run` lines, each read and parsed once (bookrun.parse.chapter):
-        what the renderer splices, beside the chapter that runs."""
+        what the renderer splices, beside the chapter that runs. When the book numbers
+        figures, each knows its chapter's number (front matter, else nav title)."""
         found = []
+        titles = nav_titles(book_config.read_site_config(self.root).get("nav"))
         for page in sorted(self.docs_dir.rglob("*.md")):
             shown = os.path.relpath(page, self.root)
             try:
@@ -86,6 +89,9 @@ class Book:
                     raise
                 broken[page.resolve()] = str(exc)
                 continue
+            if doc and self.config.number_figures:
+                title = titles.get(page.relative_to(self.docs_dir).as_posix())
+                doc = replace(doc, chapter_number=chapter_number(doc.meta, title))
             if doc:
                 found.append(doc)
         for c in (d.chapter for d in found):
@@ -249,20 +255,28 @@ class Book:
             problems = unreadable or problems
             wide = self.too_wide(ch, got, run.figdir)  # the fresh frames, before they go
             shutil.rmtree(run.workdir, ignore_errors=True)  # committed figures stay as they are
-            problems += unexplained_numbers(ch, got, self.snippets_root,
-                                            os.path.relpath(ch.page, self.root))
+            # The prose's numbers (the `number_audit` option): they fail the check, but
+            # the record matches, so the chapter is not one `update` would fix.
+            typed = (unexplained_numbers(ch, got, self.snippets_root,
+                                         os.path.relpath(ch.page, self.root))
+                     if self.config.number_audit else [])
             verdict = ("matches its record" if not problems else
                        "has a CORRUPT record" if unreadable else "DIFFERS from its record")
             self.log(f"bookrun: {ch.name:<18} {verdict} ({time.perf_counter() - t0:.1f} s)")
-            return problems, notes, got, bool(unreadable), wide
+            elsewhere = ("" if expected is None or expected.platform == got.platform
+                         else platform_difference(expected.platform, got.platform))
+            return (problems + typed, notes, got, bool(unreadable), wide, bool(problems),
+                    elsewhere)
 
         found = self._execute_all(chapters, task)
         return Checked([p for ch in chapters for p in found[ch.name][0]],
                        [n for ch in chapters for n in found[ch.name][1]],
                        {ch.name: found[ch.name][2] for ch in chapters},
-                       [ch.name for ch in chapters if found[ch.name][0] and not found[ch.name][3]],
+                       [ch.name for ch in chapters if found[ch.name][5] and not found[ch.name][3]],
                        [ch.name for ch in chapters if found[ch.name][3]],
-                       [w for ch in chapters for w in found[ch.name][4]])
+                       [w for ch in chapters for w in found[ch.name][4]],
+                       {ch.name: found[ch.name][6] for ch in chapters
+                        if found[ch.name][5] and found[ch.name][6]})
 
 
 class Interrupted(KeyboardInterrupt):
@@ -287,6 +301,8 @@ class Checked:
     corrupt: list[str] = field(default_factory=list)  # chapters whose record cannot be read
     # Lines the fresh run prints wider than the page's output block: reported, never failed.
     too_wide: list[str] = field(default_factory=list)
+    # Differing chapters recorded on another platform: chapter -> in what it differs.
+    elsewhere: dict[str, str] = field(default_factory=dict)
 
 
 def compare(chapter: Chapter, expected: Record | None, got: Record, where: str,
@@ -314,12 +330,14 @@ def compare(chapter: Chapter, expected: Record | None, got: Record, where: str,
         judged = (f"{len(bound)} platform-bound snippet(s) judged by their findings "
                   f"(the chapter's own tests): {', '.join(sorted(bound))}" if bound
                   else "every output compared exactly")
-        notes.append(f"{where}: recorded on {expected.platform}, running on "
-                     f"{got.platform}: {judged}")
+        notes.append(f"{where}: recorded on another platform "
+                     f"({platform_difference(expected.platform, got.platform)}): {judged}")
     exact = lambda snippet: same_platform or snippet not in bound  # noqa: E731
     hint = ("" if same_platform else
-            " (recorded on another platform: round what it prints, or mark a chaotic "
-            "experiment `platform-bound` on its @run line)")
+            " (recorded on another platform, "
+            f"{platform_difference(expected.platform, got.platform)}: this machine's digits "
+            "may be right too, so `update` here is no fix; round what it prints, or mark a "
+            "chaotic experiment `platform-bound` on its @run line)")
     old = {s.snippet: s for s in expected.snippets}
     for s in got.snippets:
         name = f"snippets/{s.snippet}"
@@ -347,6 +365,18 @@ def compare(chapter: Chapter, expected: Record | None, got: Record, where: str,
     if gone:
         problems.append(f"{where}: records snippets no longer on the page: {sorted(gone)}")
     return problems, notes
+
+
+def platform_difference(recorded: dict, running: dict) -> str:
+    """In what two platforms differ, each entry as recorded -> running ("not recorded"
+    for a reading the record predates): what may explain other digits."""
+    parts = []
+    for name in sorted(set(recorded) | set(running)):
+        if recorded.get(name) != running.get(name):
+            was = recorded[name] if name in recorded else "not recorded"
+            now = running[name] if name in running else "not read"
+            parts.append(f"{name} {was} -> {now}")
+    return "; ".join(parts) or "the same"
 
 
 def compare_values(chapter: Chapter, expected: Record, got: Record, page: str, exact,

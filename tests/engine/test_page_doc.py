@@ -55,7 +55,7 @@ print("a code block in the page: {{ x }} stays as written")
 Figure: Ten times x is {{ x * 10 }}.
 Alt: One bar of height {{ x * 10 }}, the only bar, rising from the axis.
 
-After b.py, x is {{ x }}; Figure 4.1 shows it.
+After b.py, x is {{ x }}; [[fig:b]] shows it.
 
 <a id="check-x"></a>
 
@@ -63,6 +63,7 @@ Which x? <a id="check-figure"></a>
 """
 
 PAGE = FRONT + BODY
+TYPED = PAGE.replace("[[fig:b]] shows", "Figure 4.1 shows")  # a number typed by hand
 ALT = "Alt: One bar of height {{ x * 10 }}, the only bar, rising from the axis."
 CODE = {"demo/a.py": "x = 1\n", "demo/b.py": "x = 2\n\nshow_bar(x * 10)\n"}
 BUTTONS = '<a class="md-button" download href="../notebooks/demo/demo.ipynb">Download .ipynb</a>'
@@ -114,11 +115,12 @@ def test_the_parse_holds_chapter_front_matter_facts_and_ranges(tmp_path):
     assert doc.fills == {first + 7: 0, first + 17: 1}
     assert [(b.body, b.line) for b in b.bindings] == [
         ("x * 10", first + 14), ("x * 10", first + 15), ("x", first + 17)]
-    assert doc.refs == ((first + 17, "4", 1, "Figure 4.1"),)
+    assert doc.cited_at == {first + 17} and doc.figure_names == {"b": 1}  # [[fig:b]]
+    assert doc.refs == ()  # no "Figure 4.1" typed by hand
     assert doc.facts.figures == 1 and doc.facts.interactive == 0
     assert doc.facts.code_lines == 1  # the page's own block; snippets count at render time
     # words: not the front matter, the @run lines, the code or the text alternative
-    assert doc.facts.prose_words == 47
+    assert doc.facts.prose_words == 46  # [[fig:b]] counts as two words
     assert doc.body() == BODY
 
 
@@ -204,8 +206,9 @@ def test_with_the_policies_on_the_page_gets_header_numbers_and_rules(tmp_path):
     assert "/// figure-caption | 4.1\n    attrs: {id: figure-4-1}" in out
     with pytest.raises(PageError, match="at least 8 words"):
         doc_of(tmp_path, PAGE.replace(ALT, "Alt: A short bar."), min_alt_words=8)
-    with pytest.raises(PageError, match="Figure 4.2 does not exist"):
-        render(doc_of(tmp_path, PAGE.replace("Figure 4.1 shows", "Figure 4.2 shows")))
+    assert "[Figure 4.1](#figure-4-1) shows it" in out
+    with pytest.raises(PageError, match=r"Figure 4.1 is typed by hand: write \[\[fig:b\]\]"):
+        render(doc_of(tmp_path, TYPED))
     with pytest.raises(PageError, match="numbered nav title"):
         render(doc_of(tmp_path), number=None)
 
@@ -213,7 +216,7 @@ def test_with_the_policies_on_the_page_gets_header_numbers_and_rules(tmp_path):
 def test_with_the_policies_off_the_page_has_no_header_numbers_or_alt_length(tmp_path):
     off = BookConfig()
     assert (off.chapter_headers, off.min_alt_words, off.number_figures) == (False, 0, False)
-    short = PAGE.replace(ALT, "Alt: A short bar.").replace(
+    short = TYPED.replace(ALT, "Alt: A short bar.").replace(
         "Figure 4.1 shows", "Figure 4.2 shows")
     out = render(doc_of(tmp_path, short), config=off, number=None)
     assert "chapter-header" not in out and "PDF of the book" not in out
@@ -230,7 +233,8 @@ def test_render_page_golden_with_the_book_policies(tmp_path):
 
 
 def test_render_page_golden_with_the_neutral_defaults(tmp_path):
-    golden("policies-off.md", render(doc_of(tmp_path), config=BookConfig(), number=None))
+    # unnumbered figures have no number to show: the page types none
+    golden("policies-off.md", render(doc_of(tmp_path, TYPED), config=BookConfig(), number=None))
 
 
 def test_render_page_golden_with_execution_off(tmp_path):

@@ -1,4 +1,5 @@
 """Fixtures the executor's and the isolation tests share."""
+import os
 import shutil
 import tempfile
 from pathlib import Path
@@ -15,10 +16,15 @@ def kept(tmp_path):
     book_root = tmp_path / "book"
     book_root.mkdir()
     kept_root = Path(tempfile.mkdtemp(prefix="bk-"))  # socket names must be short
+    os.chmod(kept_root, 0o755)  # as serve makes it (mkdir), not 0700 as mkdtemp does
     # The count of starts goes where a session under serve may write: the kept sessions'
     # folder (everything else but its scratch is read-only or private to it).
     code = dict(RESUME_CODE, **{"a.py": RESUME_CODE["a.py"].replace(
         "STARTS", repr(str(kept_root / "starts.txt")))})
+    # Under root a session is a user of its own, and the folder stays root's: the count's
+    # file is made here, writable by anyone, as a shared file a book offers would be.
+    (kept_root / "starts.txt").touch(mode=0o666)
+    os.chmod(kept_root / "starts.txt", 0o666)
     book = make_book(book_root, RESUME_PAGE, code)
     book.checkpoints = kept_root
     yield book

@@ -95,7 +95,7 @@ def mode(request, monkeypatch):
     if request.param == "sandboxed" and not SANDBOXED:
         pytest.skip("no working bubblewrap here")
     if request.param == "unconfined":
-        monkeypatch.setattr(sandbox, "command", lambda *args, **kwargs: [])
+        monkeypatch.setattr(sandbox, "command", lambda *args, **kwargs: sandbox.Command())
     return request.param
 
 
@@ -205,7 +205,7 @@ def test_kill_9_on_a_build_leaves_no_worker_and_the_next_start_clears_its_scratc
                 "start_new_session=True)\ntime.sleep(60)\n"})
     # The build runs in a process of its own, with the mode's sandbox (or none).
     script = ("import sys\nfrom bookrun.execute import sandbox\n"
-              + ("sandbox.command = lambda *a, **k: []\n" if mode == "unconfined" else "")
+              + ("sandbox.command = lambda *a, **k: sandbox.Command()\n" if mode == "unconfined" else "")
               + "from bookrun.hosts.cli import main\nsys.exit(main(sys.argv[1:]))\n")
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     build = subprocess.Popen([sys.executable, "-c", script, "run", "docs/demo.md"],

@@ -27,13 +27,13 @@ CAPTION = ("Figure: A *rising* line, ending at {{ ax.lines[0].get_ydata()[-1] }}
 
 def test_page_shows_code_output_figure_and_bound_value(tmp_path):
     proc = build(tmp_path, "# Demo\n\n@run demo/plot.py\n" + CAPTION +
-                 "\nThe tag {{ what }} stays text.\n", {"plot.py": PLOT})
+                 "\nThe tag {{ what }} stays text, as [[fig:plot]] shows.\n", {"plot.py": PLOT})
     assert proc.returncode == 0, proc.stderr
     assert "demo               executed in" in proc.stderr  # progress, one line per chapter
     html = (tmp_path / "site" / "demo" / "index.html").read_text()
     assert "snippets/demo/plot.py" in html
     assert "&lt;b&gt;shown as text&lt;/b&gt;" in html and "<b>shown" not in html
-    assert "The tag &lt;i&gt; stays text." in html
+    assert 'The tag &lt;i&gt; stays text, as <a href="#figure-4-1">Figure 4.1</a> shows.' in html
     assert 'src="../figures/demo/plot-1.svg"' in html
     # A numbered <figure>: the caption is Markdown with the bound value, the alt plain text.
     assert '<figure id="figure-4-1">' in html
@@ -43,9 +43,13 @@ def test_page_shows_code_output_figure_and_bound_value(tmp_path):
             '&quot;quoted&quot; &amp; &lt;tagged&gt;."') in html
     assert "Figure:" not in html and "Alt:" not in html
     assert (tmp_path / "site" / "figures" / "demo" / "plot-1.svg").is_file()
-    assert (tmp_path / "site" / "notebooks" / "demo.ipynb").is_file()
+    # The notebook to download, where its button links it (no mkdocs-jupyter here).
+    assert 'download href="../notebooks/demo/demo.ipynb"' in html
+    notebook = (tmp_path / "site" / "notebooks" / "demo" / "demo.ipynb").read_text()
+    assert "as [Figure 4.1](#figure-4-1) shows" in notebook  # the reference, numbered there too
+    assert '<a id=\\"figure-4-1\\"></a>**Figure 4.1.** A *rising* line' in notebook
     again = build(tmp_path, "# Demo\n\n@run demo/plot.py\n" + CAPTION +
-                  "\nThe tag {{ what }} stays text.\n", {"plot.py": PLOT})
+                  "\nThe tag {{ what }} stays text, as [[fig:plot]] shows.\n", {"plot.py": PLOT})
     assert "demo               reused record in" in again.stderr
 
 
@@ -102,11 +106,11 @@ def test_alt_text_that_says_nothing_fails_the_build(tmp_path):
     assert "docs/demo.md:5: an `Alt:` text must say what the figure shows" in proc.stderr
 
 
-def test_prose_naming_a_figure_the_chapter_lacks_fails_the_build(tmp_path):
-    page = "# Demo\n\n@run demo/plot.py\n" + CAPTION + "\nFigure 4.1 is fine, Figure 4.2 is not.\n"
+def test_a_figure_number_typed_in_the_prose_fails_the_build(tmp_path):
+    page = "# Demo\n\n@run demo/plot.py\n" + CAPTION + "\nAs Figure 4.1 shows.\n"
     proc = build(tmp_path, page, {"plot.py": PLOT})
     assert proc.returncode != 0
-    assert "docs/demo.md:8: Figure 4.2 does not exist: this chapter has 1 figure(s)" in proc.stderr
+    assert "docs/demo.md:8: Figure 4.1 is typed by hand: write [[fig:plot]]" in proc.stderr
 
 
 def test_missing_snippet_fails_the_build_naming_page_and_line(tmp_path):
@@ -152,8 +156,8 @@ def test_an_option_given_on_both_the_plugin_and_the_extension_is_refused(tmp_pat
                             "  - bookrun.extension:\n      timeout: 90\n")
     proc = build(tmp_path, "# Demo\n", {}, config=config)
     assert proc.returncode != 0
-    assert ("bookrun: option 'timeout' is given twice, in mkdocs.yml: plugins: bookrun and in "
-            "mkdocs.yml: bookrun.extension: keep one") in proc.stderr, proc.stderr
+    assert ("bookrun: option 'timeout' is given twice, in mkdocs.yml:7: plugins: bookrun and "
+            "in mkdocs.yml:10: bookrun.extension: keep one") in proc.stderr, proc.stderr
     assert not (tmp_path / "site").exists()
 
 
