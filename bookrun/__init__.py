@@ -8,6 +8,9 @@ child interpreter imports this package and must not pay for Markdown, YAML or Mk
     records = bookrun.build("path/to/book")        # execute what is stale, write records
     checked = bookrun.check("path/to/book")        # execute afresh, compare with records
     assert not checked.problems, checked.problems
+
+A relative `root` is taken from the current folder. Every error bookrun raises on purpose
+is a `bookrun.BookrunError` (bookrun/README.md, "The Python API").
 """
 from __future__ import annotations
 
@@ -32,7 +35,9 @@ _HOME = {
     "read_chapter": "bookrun.parse.chapter",
     "main": "bookrun.hosts.cli",
     "EXECUTION_PROTOCOL": "bookrun.execute.worker.protocol_version",
-    # The errors: each names the file (and line) it is about.
+    # The errors: each names the file (and line) it is about; BookrunError is their root.
+    "BookrunError": "bookrun.errors",
+    "UnknownChapter": "bookrun.errors",
     "PageError": "bookrun.model.page",
     "ExecutionError": "bookrun.model.page",
     "RecordError": "bookrun.model.page",
@@ -56,7 +61,7 @@ def __dir__() -> list[str]:
 
 
 def _book(root, timeout):
-    return __getattr__("Book")(root=Path(root), timeout=timeout)
+    return __getattr__("Book")(root=Path(root).absolute(), timeout=timeout)
 
 
 def build(root: str | Path = ".", chapters: list[str] | None = None, *, force: bool = False,

@@ -109,23 +109,27 @@ class BookConfig:
         return cls.from_sources([(where, options)], env={})
 
     @classmethod
-    def from_sources(cls, sources: list[tuple[str, dict]],
+    def from_sources(cls, sources: list[tuple],
                      env: Mapping[str, str] | None = None) -> "BookConfig":
         """The one place options meet: `sources` are (where, options) pairs (the plugin's
-        and the extension's options in mkdocs.yml); a key given in two of them is an error
-        naming both; then the environment (`os.environ` unless given) overrides the fields
-        that name a variable. Every value is checked here, named by where it came from."""
+        and the extension's options in mkdocs.yml), or (where, options, lines), `lines`
+        giving each option's line in the file (`option_lines`); a key given in two of them
+        is an error naming both; then the environment (`os.environ` unless given) overrides
+        the fields that name a variable. Every value is checked here, named by where it
+        came from: `mkdocs.yml:12: bookrun.extension: ...` where the line is known."""
         known = {f.name: f for f in dataclasses.fields(cls)}
         given: dict[str, tuple[str, object]] = {}
-        for where, options in sources:
+        for where, options, *lines in sources:
+            lines = lines[0] if lines else {}
             for key, value in (options or {}).items():
+                at = _at(where, lines.get(key))
                 if key not in known:
-                    raise ConfigError(f"{where}: unknown option {key!r}; known: "
+                    raise ConfigError(f"{at}: unknown option {key!r}; known: "
                                       f"{', '.join(known)}")
                 if key in given:
                     raise ConfigError(f"option {key!r} is given twice, in {given[key][0]} and in "
-                                      f"{where}: keep one")
-                given[key] = (where, value)
+                                      f"{at}: keep one")
+                given[key] = (at, value)
         env = os.environ if env is None else env
         for f in known.values():
             name = info(f).env
@@ -151,7 +155,9 @@ class BookConfig:
         props = {}
         for f in dataclasses.fields(cls):
             default = getattr(cls(), f.name)
-            prop = dict(_SCHEMA_TYPES[type(default)])
+            # `sandbox: off` is YAML's false (and `on` true): both spellings are the option's.
+            prop = ({"enum": ["on", "off", True, False]} if f.name == "sandbox"
+                    else dict(_SCHEMA_TYPES[type(default)]))
             prop.update(description=info(f).doc, default=_yaml(default, json=True))
             props[f.name] = prop
         ref = {"$ref": "#/definitions/options"}
@@ -179,6 +185,13 @@ _SCHEMA_TYPES = {
         "type": "object", "additionalProperties": {"type": "string"}}},
 }
 _TRUE, _FALSE = {"true", "yes", "on", "1"}, {"false", "no", "off", "0"}
+
+
+def _at(where: str, line: int | None) -> str:
+    """`mkdocs.yml: bookrun.extension` as `mkdocs.yml:12: bookrun.extension`, the line
+    of the option in the file, when it is known."""
+    file, sep, place = where.partition(": ")
+    return f"{file}:{line}: {place}" if line and sep else where
 
 
 def _yaml(value, json: bool = False):
@@ -319,6 +332,104 @@ def load(root: Path, env: Mapping[str, str] | None = None) -> tuple[BookConfig, 
     them (the CLI, and Zensical's host, which loads no plugin)."""
     site = read_site_config(root)
     plugin, extension = places(os.path.relpath(root / CONFIG_FILE))
-    config = BookConfig.from_sources([(plugin, plugin_options(site)),
-                                      (extension, extension_options(site))], env)
+    lines = option_lines(root / CONFIG_FILE)
+    config = BookConfig.from_sources([(plugin, plugin_options(site), lines[PLUGIN]),
+                                      (extension, extension_options(site), lines[EXTENSION])],
+                                     env)
     return config, root / str(site.get("docs_dir", "docs"))
+
+
+def _compose(path: Path):
+    """mkdocs.yml as YAML nodes, which know their lines (None: no file, or not YAML)."""
+    try:
+        return yaml.compose(path.read_text(encoding="utf-8"), Loader=yaml.SafeLoader)
+    except (OSError, yaml.YAMLError):
+        return None
+
+
+def _key(root, name: str):
+    """The (key, value) nodes of `name` in a mapping node, or None."""
+    if isinstance(root, yaml.MappingNode):
+        for key, value in root.value:
+            if isinstance(key, yaml.ScalarNode) and key.value == name:
+                return key, value
+    return None
+
+
+def _entries(node):
+    """The entries of `plugins:` or `markdown_extensions:` (a list or a mapping), each
+    (name node, options node or None); an entry that is a mapping of several keys (as
+    options are when their plugin's line is missing) as (None, that mapping)."""
+    items = node.value if isinstance(node, yaml.SequenceNode) else [node]
+    for item in items:
+        if isinstance(item, yaml.ScalarNode):
+            yield item, None
+        elif isinstance(item, yaml.MappingNode) and isinstance(node, yaml.SequenceNode) \
+                and len(item.value) == 1:
+            yield item.value[0]
+        elif isinstance(item, yaml.MappingNode):
+            if isinstance(node, yaml.SequenceNode):
+                yield None, item
+            else:
+                yield from item.value
+
+
+def option_lines(path: Path) -> dict[str, dict[str, int]]:
+    """The line of each option of the plugin (PLUGIN) and of the extension (EXTENSION)
+    in mkdocs.yml; under "" the line of the entry itself."""
+    found: dict[str, dict[str, int]] = {PLUGIN: {}, EXTENSION: {}}
+    root = _compose(path)
+    for section, name in (("plugins", PLUGIN), ("markdown_extensions", EXTENSION)):
+        entry = _key(root, section)
+        for key, options in _entries(entry[1]) if entry else ():
+            if key is None or key.value != name:
+                continue
+            found[name][""] = key.start_mark.line + 1
+            if isinstance(options, yaml.MappingNode):
+                found[name].update({k.value: k.start_mark.line + 1 for k, _ in options.value
+                                    if isinstance(k, yaml.ScalarNode)})
+    return found
+
+
+def require_listed(root: Path, extension: bool = False) -> None:
+    """Refuse a book whose mkdocs.yml names neither the `bookrun` plugin nor
+    `bookrun.extension` (MkDocs would publish every `@run` line and `{{ }}` as text), or,
+    with `extension` (Zensical's, which runs no plugin), lacks the extension: a
+    ConfigError naming the file and line. No mkdocs.yml at all is a book of defaults."""
+    path = root / CONFIG_FILE
+    shown = os.path.relpath(path)
+    tree = _compose(path)
+    if tree is None:
+        return
+    listed = option_lines(path)
+    names = [PLUGIN, EXTENSION] if not extension else [EXTENSION]
+    if any(listed[n] for n in names):
+        return
+    options = {f.name for f in dataclasses.fields(BookConfig)}
+    where = {}
+    for section in ("plugins", "markdown_extensions"):
+        entry = _key(tree, section)
+        where[section] = entry[0].start_mark.line + 1 if entry else None
+        for key, value in _entries(entry[1]) if entry else ():
+            if key is not None and key.value in (PLUGIN, EXTENSION):
+                continue
+            if key is not None and key.value in options:  # one option as an entry
+                keys, under = {key.value}, "as an entry of its own"
+            else:
+                keys = ({k.value for k, _ in value.value} if isinstance(value, yaml.MappingNode)
+                        else set())
+                under = (f"under `{key.value}`" if key is not None
+                         else "as an entry of their own")
+            if keys and keys <= options:
+                line = (key or value).start_mark.line + 1
+                raise ConfigError(f"{shown}:{line}: {', '.join(sorted(keys))}: bookrun's "
+                                  f"options, {under} in `{section}:`; the `- {PLUGIN}:` line "
+                                  "above them is missing (bookrun/README.md, the plugin line)")
+    if extension:
+        raise ConfigError(f"{shown}:{where['markdown_extensions'] or 1}: Zensical runs no "
+                          f"plugin: list `- {EXTENSION}` under `markdown_extensions:` "
+                          "(its options may stay on the plugin)")
+    raise ConfigError(f"{shown}:{where['plugins'] or 1}: this file names neither the "
+                      f"`{PLUGIN}` plugin nor `{EXTENSION}`, so MkDocs would show every "
+                      f"@run line and {{{{ }}}} as text: add `- {PLUGIN}` under `plugins:` "
+                      "(bookrun/README.md, the plugin line)")

@@ -8,6 +8,7 @@ them all, and nothing else (a bug in the engine stays a traceback).
         ExecutionError  a chapter's session failed; `where` (a PageError) locates it
         RecordError     a record file missing, corrupt or malformed
         ConfigError     a wrong option in mkdocs.yml
+        UnknownChapter  a chapter name (a snippet folder or a page's name) the book lacks
 
 The worker (bookrun.execute.worker) imports nothing of the engine, so its own located
 error is execute/worker/protocol.SnippetError (frames.FrameError is the same); the parent
@@ -46,3 +47,7 @@ class RecordError(BookrunError, ValueError):
 
 class ConfigError(BookrunError):
     """A wrong option in mkdocs.yml, named."""
+
+
+class UnknownChapter(BookrunError, LookupError):
+    """A chapter asked for by name (a snippet folder or a page's name) that the book lacks."""

@@ -23,11 +23,11 @@ import time
 from pathlib import Path
 
 from bookrun.store.book import Book, Interrupted
-from bookrun.config import ConfigError, load
-from bookrun.model.page import ExecutionError, PageError
+from bookrun.config import ConfigError, load, require_listed
+from bookrun.errors import BookrunError
 from bookrun.parse.chapter import read_chapter
 from bookrun.hosts.prepare import prepare
-from bookrun.model.text import visible
+from bookrun.model.text import unprefixed, visible
 
 
 def seconds(text: str) -> float:
@@ -40,11 +40,39 @@ def seconds(text: str) -> float:
     return value
 
 
+# Each command's own help (`python -m bookrun check --help`): what it does, then its names.
+COMMANDS = {
+    "run": ("Execute one page (or several) and print each snippet's output, figures and "
+            "values; records nothing.", "the pages to run (docs/page.md)"),
+    "check": ("Execute every chapter (or the ones named) afresh and compare it with its "
+              "committed record; exit 1, naming each difference, if one differs. Writes "
+              "nothing: for CI.", "chapter names (snippet folders or page names); none: all"),
+    "update": ("Execute every chapter (or the ones named) afresh and rewrite its record and "
+               "figures; commit the result.",
+               "chapter names (snippet folders or page names); none: all"),
+    "prepare": ("Execute what is stale (as `mkdocs build` would), then write figures, "
+                "notebooks and bookrun's assets into the docs folder for `zensical build`.",
+                None),
+    "pdf": ("Print the built site as one book, SITE/book.pdf "
+            "(`python -m bookrun pdf --help`).", None),
+}
+
+
 def parser(root: Path | None) -> argparse.ArgumentParser:
+    """The top-level help: the commands."""
     ap = argparse.ArgumentParser(prog="python -m bookrun", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("command", choices=["run", "check", "update", "prepare", "pdf"])
-    ap.add_argument("names", nargs="*", help="chapter names (snippet folders) or a page for run")
+    ap.add_argument("command", choices=list(COMMANDS))
+    ap.add_argument("arguments", nargs="*", help="the command's (python -m bookrun COMMAND -h)")
+    return ap
+
+
+def command_parser(name: str, root: Path | None) -> argparse.ArgumentParser:
+    """One command's parser, whose --help says what that command does."""
+    what, names = COMMANDS[name]
+    ap = argparse.ArgumentParser(prog=f"python -m bookrun {name}", description=what)
+    if names:
+        ap.add_argument("names", nargs="*", help=names)
     ap.add_argument("--timeout", type=seconds, default=None,
                     help="seconds per chapter (default: $BOOKRUN_TIMEOUT, else the "
                     "`timeout` option in mkdocs.yml, else 300)")
@@ -54,26 +82,41 @@ def parser(root: Path | None) -> argparse.ArgumentParser:
 
 
 def main(argv=None, root: Path | None = None) -> int:
-    ap = parser(root)
     if argv is None:
         argv = sys.argv[1:]
     if argv[:1] == ["pdf"]:  # its own options: it reads the built site, runs nothing
         from bookrun.pdf.build import main as pdf_main
         here = (root or Path.cwd()).resolve()
         return pdf_main(argv[1:], here, lambda site: build_site(here, site))
-    # Options anywhere on the line: `check --timeout 600 setup` as well as before the names.
-    args = ap.parse_intermixed_args(argv)
+    # The command is the first word that names one; its options may come anywhere on
+    # the line: `check --timeout 600 setup` as well as `--timeout 600 check setup`.
+    at = next((i for i, word in enumerate(argv) if word in COMMANDS), None)
+    if at is None:
+        ap = parser(root)
+        if {"-h", "--help"} & set(argv):
+            ap.print_help()
+            return 0
+        words = [w for w in argv if not w.startswith("-")]
+        ap.error(f"name a command ({', '.join(COMMANDS)})"
+                 + (f", not {words[0]!r}" if words else ""))
+    name = argv[at]
+    ap = command_parser(name, root)
+    args = ap.parse_intermixed_args(argv[:at] + argv[at + 1:])
+    args.command, args.names = name, getattr(args, "names", [])
     root = args.root.resolve()
     try:  # mkdocs.yml's options and the environment's, once
         config, docs = load(root)
-    except ConfigError as exc:
-        ap.error(str(exc))
+        # A mkdocs.yml that names no bookrun would publish raw @run lines: refused
+        # before anything runs or is written. Zensical (prepare) runs the extension only.
+        require_listed(root, extension=name == "prepare")
+    except ConfigError as exc:  # a mistake in the command's setting, as argparse says one
+        ap.exit(2, f"{ap.prog}: error: {unprefixed(visible(str(exc)))}\n")
     try:
         book = Book(root=root, config=config, docs_dir=docs, timeout=args.timeout,
                     frozen=config.frozen and args.command == "prepare")
         return command(ap, args, book)
-    except (PageError, ExecutionError, ConfigError) as exc:
-        print(f"bookrun: error: {visible(str(exc))}", file=sys.stderr)
+    except BookrunError as exc:
+        print(f"bookrun: error: {unprefixed(visible(str(exc)))}", file=sys.stderr)
         return 1
     except Interrupted as exc:
         print(f"bookrun: {exc}", file=sys.stderr)

@@ -27,3 +27,9 @@ def _escape(m: re.Match) -> str:
 def visible(text: str) -> str:
     """`text` with every control character written out, as in a Python string."""
     return CONTROL.sub(_escape, text)
+
+
+def unprefixed(message: str) -> str:
+    """An error's text without a leading `bookrun: `, for a host that says so itself
+    (`bookrun: error: ...`), so that no line reads `bookrun: error: bookrun: ...`."""
+    return message.removeprefix("bookrun: ")

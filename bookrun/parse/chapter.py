@@ -25,6 +25,10 @@ DIRECTIVE = re.compile(
 # `{{ expr }}` or `{{ expr | format-spec }}`; the spec is whatever follows the last `|`
 # (the grammar, checked as the page is read, is in bindings.py).
 BOUND = re.compile(r"\{\{ (?P<body>.+?) \}\}")
+# The same without a space inside a brace pair (`{{pi_hat|.4f}}`), which is no binding and
+# would be shown as typed: refused, naming the fix. Not after a word character, `^`, `_`,
+# `{`, `\` or `$`, where TeX puts braces in braces (`x^{{2}}`, `\frac{{a}}{b}`).
+UNSPACED = re.compile(r"(?<![\w^_{}\\$])\{\{(?P<body>[^{}\n]+?)\}\}")
 FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 # Under a directive, one `Figure:` caption and one `Alt:` text per figure the snippet
 # shows, in order; a line indented deeper than the directive continues the field above.
@@ -272,6 +276,7 @@ def parse_chapter(text: str, snippets_root: Path, shown: str,
     front = front_matter_end(lines)  # its last line (0: none)
     found, facts, fills, refs, title_line, block_end = [], _Facts(), {}, [], 0, 0
     answer_lines = []  # (line number, text after `Answer:`), read once the steps are known
+    unspaced: list[PageError] = []  # `{{x}}` above the first @run: refused if one follows
     for number, line, in_code in iter_prose_lines(text):
         if in_code:  # the front matter's lines are read, not counted
             facts.code_line(number, line, counted=number > front)
@@ -294,13 +299,15 @@ def parse_chapter(text: str, snippets_root: Path, shown: str,
             refs.append((number, line, in_block))
         if not in_block:
             title_line = title_line or (number if line.startswith("# ") else 0)
-        bindings = _bindings(line, number, shown, bool(found))
+        bindings = _bindings(line, number, shown, bool(found), unspaced)
         if bindings:
             found[-1][5].extend(bindings)
             if not in_block:
                 fills[number] = len(found) - 1
     if not found:
         return None
+    if unspaced:
+        raise unspaced[0]
     chapter = _chapter(found, Path(shown) if page is None else page, shown)
     return _document(chapter, text, shown, facts, fills, refs, title_line,
                      _body_line(lines, front), answer_lines, frozenset(facts.code_at))
@@ -429,9 +436,12 @@ def _directive(m: re.Match, line: str, number: int, lines: list[str], snippets_r
     return rel, number, parse_options(m.group("words"), shown, number), tuple(figures), end, []
 
 
-def _bindings(line: str, number: int, shown: str, after_a_step: bool) -> list[Binding]:
-    """The `{{ }}` of one prose line (not those in inline code), each checked."""
-    found = []
+def _bindings(line: str, number: int, shown: str, after_a_step: bool,
+              unspaced: list[PageError] | None = None) -> list[Binding]:
+    """The `{{ }}` of one prose line (not those in inline code), each checked. A pair
+    written without its spaces is an error, raised at once after a `@run` line, else
+    kept in `unspaced` (a page that runs nothing may show braces as text)."""
+    found, spans = [], []
     for b in outside_code(BOUND, line):  # inline code is shown as written
         if not after_a_step:
             raise PageError(shown, number, f"{{{{ {b.group('body')} }}}} comes before any @run")
@@ -439,6 +449,19 @@ def _bindings(line: str, number: int, shown: str, after_a_step: bool) -> list[Bi
         if problem:
             raise PageError(shown, number, f"{{{{ {b.group('body')} }}}}: {problem}")
         found.append(Binding(b.group("body").strip(), number))
+        spans.append(b.span())
+    for u in outside_code(UNSPACED, line):
+        if any(s < u.end() and u.start() < e for s, e in spans) or not u.group("body").strip():
+            continue
+        expr, bar, spec = u.group("body").rpartition("|")
+        meant = (f"{{{{ {expr.strip()} | {spec.strip()} }}}}" if bar
+                 else f"{{{{ {u.group('body').strip()} }}}}")
+        error = PageError(shown, number, f"{u.group()} would be shown as typed: write "
+                          f"{meant}, with a space inside each brace pair")
+        if after_a_step:
+            raise error
+        if unspaced is not None:
+            unspaced.append(error)
     return found
 
 

@@ -14,7 +14,8 @@ quotes from a source, or chooses as a hypothetical ("a buffer of 128 steps"), is
 declared on the page, where reviewers see it: `<!-- bookrun: derived 0.625 2.5 -->`,
 `<!-- bookrun: cited 37 -->` or `<!-- bookrun: given 128 -->`. Integers are not
 audited in a reading list (a section headed "Papers", "Further reading" or
-"References"), in link ids (doi:, arXiv:) or in compound words ("64-bit").
+"References"), in link ids (doi:, arXiv:) or in compound words ("64-bit"), and no number
+is audited on a `@run`, `Interactive:` or `Control:` line (options and a control's values).
 """
 from __future__ import annotations
 
@@ -22,7 +23,8 @@ import re
 from pathlib import Path
 
 from bookrun.model.page import Chapter
-from bookrun.parse.chapter import ANSWER, BOUND, FIGURE_NAME, FIGURE_REF, iter_prose_lines
+from bookrun.parse.chapter import (ANSWER, BOUND, DIRECTIVE, FIGURE_FIELD, FIGURE_NAME,
+                                   FIGURE_REF, iter_prose_lines)
 from bookrun.parse.front_matter import split_front_matter
 
 DECIMAL = re.compile(r"(?<![\w.])\d+\.\d+(?![\w.])")
@@ -112,6 +114,11 @@ def unexplained_numbers(chapter: Chapter, record, snippets_root: Path, shown: st
     in_display_math = in_inline_math = in_reading_list = False
     for number, line, in_code in iter_prose_lines(text):
         if in_code or ANSWER.match(line):  # an exercise's answer names a bound value
+            continue
+        # Not prose: a `@run` line's options (max-frame-kb=120) and an interactive
+        # figure's `Interactive:` and `Control:` lines (the values a reader may pick).
+        field = FIGURE_FIELD.match(line)
+        if DIRECTIVE.match(line) or (field and field.group("key") in ("Interactive", "Control")):
             continue
         # A figure's number ("Figure 3.2", rendering refuses it) or name (`[[fig:a#2]]`)
         # is not a result.

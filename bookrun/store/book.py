@@ -16,6 +16,7 @@ from bookrun.execute.worker import frames
 from bookrun.config import BookConfig
 from bookrun.store.check import same_drawing
 from bookrun.store.key import resume_keys, step_keys
+from bookrun.errors import UnknownChapter
 from bookrun.model.page import (Chapter, ExecutionError, FigureFile, PageError, RecordError, Run,
                     SnippetRecord)
 from bookrun.parse.chapter import ChapterDoc, read_page
@@ -103,10 +104,12 @@ class Book:
         return found
 
     def chapter(self, name: str) -> Chapter:
-        for c in self.chapters():
+        found = self.chapters()
+        for c in found:
             if c.name == name or c.page.stem == name:
                 return c
-        raise SystemExit(f"no chapter named {name!r}")
+        raise UnknownChapter(f"no chapter named {name!r}; the book's chapters (snippet "
+                             f"folders): {', '.join(c.name for c in found) or 'none'}")
 
     def too_wide(self, chapter: Chapter, record: Record, figures: Path | None = None) -> list[str]:
         """The chapter's snippets that show a line wider than the page's output block
@@ -197,8 +200,8 @@ class Book:
             raise Interrupted(sorted(results), sorted(c.name for c in chapters
                                                       if c.name not in results)) from None
         pool.shutdown(wait=True)
-        if errors:
-            raise ExecutionError("\n\n".join(sorted(errors)))
+        if errors:  # one that every chapter met (the sandbox cannot start) said once
+            raise ExecutionError("\n\n".join(sorted(set(errors))))
         return results
 
     def run(self, chapter: Chapter) -> Run:

@@ -336,7 +336,7 @@ def test_record_says_what_it_ran_on_as_the_book_configures(tmp_path):
 def test_a_wrong_book_option_is_named(tmp_path):
     (tmp_path / "mkdocs.yml").write_text("markdown_extensions:\n  - bookrun.extension:\n"
                                          "      colour: red\n")
-    with pytest.raises(ConfigError, match=r"mkdocs\.yml: bookrun\.extension: unknown option "
+    with pytest.raises(ConfigError, match=r"mkdocs\.yml:3: bookrun\.extension: unknown option "
                        r"'colour'"):
         make_book(tmp_path, BOUND_PAGE, BOUND_CODE)
     (tmp_path / "mkdocs.yml").write_text("markdown_extensions:\n  - bookrun.extension:\n"
