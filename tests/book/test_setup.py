@@ -177,6 +177,7 @@ def test_every_state_coverage():
     assert "OUTSIDE" not in out
     assert out.strip().endswith("9 of 9 intervals contain the exact value")
     assert rec.value("hits") == "9"
+    assert rec.value("int((~TERMINAL).sum())") == "9"  # the note: the 9 non-terminal cells
 
 
 @pytest.mark.parametrize("name", ["corridor_figure.py", "value_heatmap.py"])
