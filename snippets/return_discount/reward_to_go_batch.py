@@ -4,7 +4,7 @@ def reward_to_go_batch(rewards, dones, gamma):
     G = np.zeros_like(rewards, dtype=float)
     running = np.zeros(rewards.shape[0])
     for t in range(rewards.shape[1] - 1, -1, -1):
-        # an episode that ends at step t passes nothing back to step t
+        # an episode ending at t takes nothing from column t+1, the next episode
         running = rewards[:, t] + gamma * running * (1 - dones[:, t])
         G[:, t] = running
     return G

@@ -236,6 +236,12 @@ def test_exercise_truncated_rollout():
     out = rec.output("exercise_truncated_rollout.py")
     assert "bootstrap V=10 : [[10. 10. 10. 10. 10. 10.]]" in out
     assert rec.value("reward_to_go_batch(cut, no_end, 0.9)[0, 0] | .2f") == "4.69"
+    # zero is an estimate too: every start's error reaches step 0 shrunk by 0.9**6, so
+    # an estimate off by more than the true value (10) does worse than zero
+    errors = {v: float(rec.value(f"start_errors[{v}] | +.3f")) for v in ("0.0", "7.0", "25.0")}
+    for v, err in errors.items():
+        assert abs(err - 0.9**6 * (float(v) - 10)) < 5e-4
+    assert abs(errors["7.0"]) < abs(errors["0.0"]) < abs(errors["25.0"])
 
 
 def test_delayed_reward_figure_crossover_and_default_frame():
