@@ -68,7 +68,21 @@ sync = np.array([VARIANTS[v][1] for v, _ in setups])
 q_dqn = train_dqn(buffer, sync, lr=np.array([lr for _, lr in setups]))
 v_dqn = policy_value(q_dqn[-1].argmax(-1))[:, START]
 v_table = policy_value(greedy[7])[:, START]         # the table after 4000 steps
-print("after 4000 moves, greedy policy worth V(S):")
-print(f"  DQN     {v_dqn[:SEEDS].mean():.3f} (replay + target, step 0.3, mean of {SEEDS})")
-print(f"  table   {v_table.mean():.3f} (mean of 20)")
+
+
+def interval(v, draws=10_000, seed=0):
+    """A 95% bootstrap interval for the mean of the runs' values v."""
+    means = np.random.default_rng(seed).choice(v, (draws, len(v))).mean(1)
+    return np.percentile(means, [2.5, 97.5])
+
+
+v_best = v_dqn[:SEEDS]                               # replay + target, step 0.3
+ci_dqn, ci_table = interval(v_best), interval(v_table)
+print("after 4000 moves, greedy policy worth V(S): mean [95% interval of the mean]")
+print(f"  DQN     {v_best.mean():.3f} [{ci_dqn[0]:.3f}, {ci_dqn[1]:.3f}]"
+      f" (replay + target, step 0.3, {SEEDS} runs)")
+print(f"  table   {v_table.mean():.3f} [{ci_table[0]:.3f}, {ci_table[1]:.3f}]"
+      f" ({len(v_table)} runs)")
+print(f"  DQN's worst run {v_best.min():.3f}; the other {SEEDS - 1} average "
+      f"{np.sort(v_best)[1:].mean():.3f}")
 print(f"  optimum {V_star[START]:.3f}")

@@ -22,3 +22,11 @@ print(f"with no limit the goal chance is {near} (off by below 1e-12: "
 # No policy does better: value iteration on the chance of success itself (gamma = 1).
 V_win, _ = value_iteration(R_fl, P_fl, 1.0, live)
 print(f"best chance of ever reaching G over all policies: {V_win[0]:.4f}")
+
+# A policy may also read the clock and take more risk as the limit nears: backward
+# induction over the steps left gives the best chance of reaching G within 100.
+W_clock = np.zeros(n_s)
+for _ in range(100):
+    W_clock = np.where(live, backup(W_clock, R_fl, P_fl, 1.0).max(axis=1), 0.0)
+
+print(f"best chance within 100 steps, acting on the steps left: {W_clock[0]:.3f}")
