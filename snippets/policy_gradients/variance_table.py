@@ -1,6 +1,10 @@
-def episode_mean(values):
-    """Each step gets the mean of `values` over the steps of its own episode."""
-    return (np.bincount(ep, values) / np.bincount(ep))[ep]
+def episode_mean(values, group=ep):
+    """Each step gets the mean of `values` over the steps of its own episode (or of
+    its own `group`)."""
+    return (np.bincount(group, values) / np.bincount(group))[group]
+
+
+BATCH = ep // 8  # batches of 8 episodes, as a training loop standardises them
 
 
 weightings = {
@@ -10,6 +14,8 @@ weightings = {
     "minus critic V(s_t)": G - V,
     "standardised": (G - episode_mean(G))
     / (np.sqrt(episode_mean((G - episode_mean(G)) ** 2)) + 1e-8),
+    "standardised per 8": (G - episode_mean(G, BATCH))
+    / np.sqrt(episode_mean((G - episode_mean(G, BATCH)) ** 2, BATCH)),
 }
 stats = {}
 print(f"{'weights':20s} {'variance':>12s} {'|mean grad|':>12s} {'ratio':>7s}")

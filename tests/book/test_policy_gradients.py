@@ -138,6 +138,10 @@ def test_variance_is_not_signal():
     # ratio barely moves
     assert raw[0] / std[0] > 1000 and std[2] < 1.3 * raw[2]
     assert std[2] < const[2]
+    # standardised over batches of 8 episodes: the batch mean is nearly a constant
+    # baseline, so the ratio sits beside the constant's, well above the raw one
+    batch = t["standardised per 8"]
+    assert abs(batch[2] - const[2]) < 0.1 * const[2] and batch[2] > 1.3 * raw[2]
 
 
 def test_gae_limits():
