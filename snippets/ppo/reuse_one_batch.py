@@ -38,8 +38,8 @@ runs = {name: ppo_passes(actions, adv, 50, eps=e)
         for name, e in (("clipped", 0.2), ("unclipped", None))}
 
 for name, (p, hist) in runs.items():
-    print(f"{name:9s}: largest ratio after 50 passes {hist[-1].max():.2f}, "
-          f"final pi = {np.round(p, 3)}")
+    print(f"{name:9s}: largest ratio at the start of pass 50: {hist[-1].max():.2f}")
+    print(f"{'':9s}  pi after pass 50: {np.round(p, 3)}")
 
 # -- drawing the figure --
 def plot_largest_ratio():

@@ -163,6 +163,9 @@ def test_diagnostics_support_the_details():
     d = {ln.rsplit(None, 1)[0]: float(ln.rsplit(None, 1)[1]) for ln in lines}
     stop = d["share of agent-rounds stopped early by KL"]
     assert 0 < stop < 0.5                                      # a safety valve
+    fired, rounds = int(val("(taken < steps_per_round).sum()")), int(val("taken.size"))
+    assert abs(fired / rounds - stop) < 1e-3 and val('stats["early_stop_share"] | .1%') == \
+        round(100 * fired / rounds, 1)
     assert d["median approximate KL (k3) per step, nats"] < 0.02
     critic = d["median grad norm before clipping, critic"]
     actor = d["median grad norm before clipping, actor"]
@@ -200,6 +203,10 @@ def test_clipped_reuse_reaches_band_edge_early():
     assert int(first) <= 10
     assert rec.value("(actions == 2).sum()") == "6"
     assert "arm C: pulled  6, won 6" in rec.output("reuse_one_batch.py")
+    # the ratio printed is the one at the start of pass 50, as the prose reads it
+    for name in ("clipped", "unclipped"):
+        assert (f"{name:9s}: largest ratio at the start of pass 50: "
+                + rec.value(f'runs["{name}"][1][-1].max() | .2f')) in rec.output("reuse_one_batch.py")
 
 
 def step_sizes(record=rec):
