@@ -11,7 +11,7 @@ def ticket_reward_model(labeller_w, visible, n=400, seed=3):
     i_wins = rng.random(len(i)) < 1 / (1 + np.exp(-(u[i] - u[j])))
     win, lose = np.where(i_wins, i, j), np.where(i_wins, j, i)
     x = ticket_f[:, visible]
-    w = fit_bradley_terry(x[win] - x[lose], steps=3000)
+    w, _ = fit_bradley_terry(x[win] - x[lose])
     return x @ w, w, win, lose
 
 
