@@ -214,3 +214,15 @@ def check_stray_threads(state: SessionState):
         raise SnippetError(path, line, f"a thread started here ({name}) wrote output after "
                            f"{Path(path).name} ended, so its output would land in another "
                            "snippet: join it (`thread.join()`) before the snippet ends")
+
+
+def check_running_threads(state: SessionState, path: str):
+    """A thread the snippet started that still runs when its last statement is done
+    would race the snippets after it, and in a REPL print into them: an error, at the
+    line that started it, as for a child process left running."""
+    for thread in threading.enumerate():
+        started = getattr(thread, "bookrun_started", None)
+        if started and started[0] == path and thread.is_alive():
+            raise SnippetError(path, started[1], f"a thread started here ({thread.name}) "
+                               f"was still running when {Path(path).name} ended: join it "
+                               "(`thread.join()`) before the snippet ends")

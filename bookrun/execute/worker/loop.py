@@ -33,7 +33,8 @@ from bookrun.execute.worker import checkpoint
 from bookrun.execute.worker import frames
 from bookrun.execute.worker import processes
 from bookrun.execute.worker.capture import (Capture, Output, Refused, TimedOut,
-                                            check_stray_threads, refuse, track_threads)
+                                            check_running_threads, check_stray_threads,
+                                            refuse, track_threads)
 from bookrun.execute.worker.protocol import (Job, RunError, RunResult, SnippetError, StepJob,
                                              StepResult)
 from bookrun.execute.worker.state import SessionState
@@ -299,9 +300,26 @@ def run_snippet(path, source, namespace, capture, state):
         check_stray_threads(state)
 
 
+# Frames kept from each end of a traceback: a recursion a million calls deep took
+# minutes to extract and format whole (its middle is one line repeated).
+EDGE_FRAMES = 100
+
+
+def bounded_frames(tb) -> traceback.StackSummary:
+    """The traceback's first and last EDGE_FRAMES entries (walking the chain is cheap;
+    reading each frame's source line is not), the middle replaced by nothing."""
+    head, tail, count = [], [], 0
+    while tb is not None:
+        (head if count < EDGE_FRAMES else tail).append((tb.tb_frame, tb.tb_lineno))
+        if len(tail) > EDGE_FRAMES:
+            del tail[:EDGE_FRAMES // 2]  # amortised: the list stays short
+        tb, count = tb.tb_next, count + 1
+    return traceback.StackSummary.extract(iter(head + tail[-EDGE_FRAMES:]))
+
+
 def describe(exc, path, snippet_paths, output) -> RunError:
     """The error of a snippet that raised: its line, and a traceback without our frames."""
-    tb = traceback.extract_tb(exc.__traceback__)
+    tb = bounded_frames(exc.__traceback__)
     start = next((i for i, f in enumerate(tb) if f.filename in snippet_paths), len(tb))
     frames = [f for f in tb[start:] if not f.filename.startswith(HERE)]
     here = next((f for f in reversed(tb) if f.filename == path), None)
@@ -356,6 +374,7 @@ def _run_step(step: StepJob, job: Job, namespace, state: SessionState, live: Pat
     state.capture = None
     capture.finish()
     check_stray_threads(state)
+    check_running_threads(state, path)
     note_children(state, live)
     if state.refused is not None:  # caught by the snippet itself, still a failure
         message, line = state.refused
@@ -476,3 +495,8 @@ def main(job_path):
     job.live.mkdir(parents=True, exist_ok=True)
     sys.path.insert(0, str(job.cwd))
     finish(job, 0, None, SessionState(figdir=job.figdir, session=os.getpid()), [])
+    # The result is written: a thread a snippet left running (already reported) must
+    # not hold the session open, as interpreter shutdown would while it joins it.
+    sys.stdout.flush()
+    sys.stderr.flush()
+    checkpoint.exit_now(0)

@@ -7,4 +7,4 @@ snippets run, how output, figures and frames are captured, the session's state);
 refactoring that cannot, leaves it. tests/execute/test_protocol_pin.py pins the
 package's syntax-tree digest to the number, so the choice is made on purpose.
 """
-EXECUTION_PROTOCOL = 1
+EXECUTION_PROTOCOL = 2
