@@ -50,24 +50,23 @@ class BookConfig:
     `bookrun.extension` entry in mkdocs.yml, not both; `BOOKRUN_EXECUTE`,
     `BOOKRUN_FROZEN` and `BOOKRUN_TIMEOUT` override theirs (`from_sources`)."""
 
-    execute: bool = _option("Execute stale chapters; false: a plain build that shows the "
-                            "code and runs nothing (MkDocs). `BOOKRUN_EXECUTE` overrides it.",
+    execute: bool = _option("Execute stale chapters; false: a build that shows the code and "
+                            "runs nothing. `BOOKRUN_EXECUTE` overrides it.",
                             env="BOOKRUN_EXECUTE", default=True)
     frozen: bool = _option("A stale record fails the build (and `prepare`) instead of being "
                            "re-executed: publishing sets `BOOKRUN_FROZEN=true`, which overrides "
                            "it.", env="BOOKRUN_FROZEN", default=False)
     snippets_dir: str = _option("Folder of the snippets, relative to the project root; one "
                                 "sub-folder per chapter.", default="snippets")
-    style: str = _option("Matplotlib style file at the project root; part of every record's "
-                         "key, since it changes every figure.", default="matplotlibrc")
+    style: str = _option("Matplotlib style file at the project root, part of every record's "
+                         "key.", default="matplotlibrc")
     timeout: float = _option("Seconds a chapter may run. `BOOKRUN_TIMEOUT` and `--timeout` "
                              "override it.", env="BOOKRUN_TIMEOUT", default=300.0)
-    memory_gb: float = _option("Gigabytes of address space a chapter's session may use (its "
-                               "child processes included); past it an allocation fails at the "
+    memory_gb: float = _option("Gigabytes of address space a chapter's session may use "
+                               "(children included); past it an allocation fails at the "
                                "snippet's line.", default=4.0)
-    pdf: bool = _option("The pages link the PDF of the book (`book.pdf` at the site root, "
-                        "which `python -m bookrun pdf` prints after the build); false: no "
-                        "link, since the site has no PDF. `BOOKRUN_PDF` overrides it.",
+    pdf: bool = _option("The pages link `book.pdf` at the site root, which `python -m bookrun "
+                        "pdf` prints after the build. `BOOKRUN_PDF` overrides it.",
                         env="BOOKRUN_PDF", default=False)
     no_notebook: tuple[str, ...] = _option("Chapters (snippet folders) that get no notebook "
                                            "and no notebook buttons, such as a home page.",
@@ -75,14 +74,13 @@ class BookConfig:
     libraries: tuple[str, ...] = _option("Packages whose versions a record keeps (for "
                                          "information: outputs decide a check).", default=())
     fingerprint: dict = _option(
-        "What decides floating-point paths, read after a chapter ran: `{module: {name: "
-        "expression}}`, each expression evaluated in the session (with the module bound to "
-        "its name) when the snippets imported that module. Kept as the record's platform: "
-        "a `platform-bound` snippet is compared exactly only on the platform that recorded "
-        "it.", default_factory=dict)
-    chapter_headers: bool = _option("Draw a header under each chapter's title from its front "
-                                    "matter (level, reading time, figures, what to read first, "
-                                    "when you are done), and require those fields.",
+        "What decides floating-point paths: `{module: {name: expression}}`, evaluated in the "
+        "session (the module bound to its name) when a snippet imported it; kept as the "
+        "record's platform, on which alone a `platform-bound` snippet is compared exactly.",
+        default_factory=dict)
+    chapter_headers: bool = _option("A header under each chapter's title from its front "
+                                    "matter (level, reading time, figures, prerequisites, "
+                                    "outcomes), which must give those fields.",
                                     default=False)
     number_audit: bool = _option("`check` names a number in a chapter's prose that none of its "
                                  "outputs, values or figures accounts for.", default=False)

@@ -18,19 +18,21 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority, get_plugin_logger
 from mkdocs.structure.files import File
 
-from bookrun.config import EXTENSION, BookConfig, ConfigError, places
+from bookrun.config import EXTENSION, PLUGIN, BookConfig, ConfigError, option_lines, places
 from bookrun.hosts import publish
 from bookrun.hosts.search_view import search_view, without_search_attributes
 from bookrun.hosts.serve import Serve, stale, stop_on_sigterm
 from bookrun.markdown.diagrams import DEFAULT_CACHE, DiagramError, draw_diagrams_in_html
 from bookrun.markdown.math import MathError, draw_math_in_html
-from bookrun.render.extension import (FIGURE, BookrunExtension, PageContext, chapter_number,
-                                      markdown_problems)
+from bookrun.model.text import unprefixed
+from bookrun.render.extension import (FIGURE, NOTEBOOK, BookrunExtension, PageContext,
+                                      chapter_number, markdown_problems)
 from bookrun.render import zoom
 from bookrun.render.links import placeholder_links
 from bookrun.store.book import Book
 
 log = get_plugin_logger(__name__)
+NOTEBOOK_PAGES = "mkdocs-jupyter"  # the plugin that renders a chapter's notebook as a page
 NO_ALT = "No description has been provided for this image"  # nbconvert's placeholder
 
 
@@ -67,6 +69,7 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
         self.pages: dict[str, publish.Published] = {}  # page file -> what its chapter has
         self.broken: dict[str, str] = {}  # serve: page file -> the error it shows
         self.drawn: str | None = None  # the page's own HTML while the search reads its TeX
+        self.built = None  # a build's (pages, records), executed before site/ is cleaned
 
     # Having on_startup keeps one plugin object across the rebuilds of `mkdocs serve`.
     def on_startup(self, *, command, dirty):
@@ -104,14 +107,26 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
         return config
 
     def _book_config(self, config) -> BookConfig:
-        """The plugin's options and the extension's, met in one BookConfig."""
+        """The plugin's options and the extension's, met in one BookConfig; a wrong one
+        is named with its line in mkdocs.yml."""
         plugin, extension = places(os.path.relpath(config.config_file_path))
+        lines = option_lines(Path(config.config_file_path))
         given = {k: v for k, v in self.config.items() if v is not None}
         try:
-            return BookConfig.from_sources([(plugin, given), (extension, dict(
-                config.mdx_configs.get(EXTENSION) or {}))])
+            return BookConfig.from_sources([(plugin, given, lines[PLUGIN]), (extension, dict(
+                config.mdx_configs.get(EXTENSION) or {}), lines[EXTENSION])])
         except ConfigError as exc:
             raise PluginError(f"bookrun: {exc}") from None
+
+    def on_pre_build(self, config):
+        """A build executes what is stale here, before MkDocs cleans the site folder:
+        a chapter that fails leaves the last site as it was. (Serve runs in on_files.)"""
+        self.built = None
+        if self.serve is None:
+            try:
+                self.built = publish.build(self.book, self.book.config.execute)
+            except publish.BuildError as exc:
+                raise PluginError(f"bookrun: {unprefixed(str(exc))}") from None
 
     def on_files(self, files, config):
         execute = self.book.config.execute
@@ -119,9 +134,9 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
             if self.serve is not None:
                 docs, records, failures, self.broken = self.serve.build(self.book, execute)
             else:
-                (docs, records), failures = publish.build(self.book, execute), {}
+                (docs, records), failures = self.built, {}
         except publish.BuildError as exc:
-            raise PluginError(f"bookrun: {exc}") from None
+            raise PluginError(f"bookrun: {unprefixed(str(exc))}") from None
         self._drop_prepared(files, [d.chapter for d in docs])
         for url, path in publish.assets().items():
             files.append(File.generated(config, url, abs_src_path=str(path)))
@@ -137,7 +152,8 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
         return files
 
     def _publish(self, doc, record, failure, files, config) -> bool:
-        """Add the chapter's figures and notebook to the site; whether the notebook is."""
+        """Add the chapter's figures and notebook to the site; whether the notebook is a
+        page too (when mkdocs-jupyter is there to render it)."""
         chapter = doc.chapter
         figs = self.book.figure_dir(chapter.name)
         for s in record.snippets:
@@ -156,6 +172,12 @@ class BookrunPlugin(BasePlugin[BookrunConfig]):
                     else publish.notebook_text(self.book, doc, record, site_url))
             publish.write_if_changed(src_dir / uri, text.encode())
         elif not (src_dir / uri).is_file():  # a failing chapter keeps its last notebook
+            return False
+        # The download, where the button links it (and Colab opens it on gh-pages), with
+        # mkdocs-jupyter or without: from memory, so mkdocs-jupyter takes it for no page.
+        files.append(File.generated(config, NOTEBOOK.format(chapter.name),
+                                    content=(src_dir / uri).read_bytes()))
+        if NOTEBOOK_PAGES not in config.plugins:
             return False
         files.append(File(uri, str(src_dir), config.site_dir, config.use_directory_urls))
         return True

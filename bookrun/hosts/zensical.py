@@ -44,7 +44,10 @@ def page_context(md) -> PageContext | None:
                        source, doc, record,
                        notebook=chapter is not None and book.has_notebook(chapter),
                        html_links_from_source=True, repo_url=_repo_url(context.config),
-                       chapter_number=chapter_number(context.page.meta, context.page.title))
+                       chapter_number=chapter_number(context.page.meta, context.page.title),
+                       # The plugin's options and the environment's too: Zensical hands
+                       # the extension only its own (bookrun.config.load).
+                       config=book.config)
 
 
 def fresh_record(book: Book, chapter: Chapter) -> Record:

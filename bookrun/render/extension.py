@@ -17,11 +17,12 @@ from markdown import Extension
 from markdown.preprocessors import Preprocessor
 
 from bookrun.render import copy_above, zoom
-from bookrun.config import BookConfig
+from bookrun.render.icons import icon
+from bookrun.config import CONFIG_FILE, EXTENSION, BookConfig, ConfigError, option_lines
 from bookrun.markdown.highlight import missing_filters
 from bookrun.parse.controls import script_url
 from bookrun.model.page import Chapter, PageError
-from bookrun.parse.chapter import ChapterDoc
+from bookrun.parse.chapter import DIRECTIVE, ChapterDoc
 from bookrun.parse.front_matter import chapter_number  # noqa: F401 (the hosts' import)
 from bookrun.store.records import Record, figures_path
 from bookrun.render.links import PageLinks, colab_url, expand_book_lines
@@ -58,6 +59,9 @@ class PageContext:
     repo_url: str | None = None
     serving: bool = False  # under serve a page error is shown on the page, not raised
     error: str | None = None  # the page itself is broken (serve shows this on the page)
+    # The book's whole config (both places in mkdocs.yml and the environment), where the
+    # host read it (Zensical's); None: the one the extension was built with (the plugin's).
+    config: BookConfig | None = None
 
     @property
     def chapter(self) -> Chapter | None:
@@ -86,16 +90,16 @@ def notebook_links(chapter: str, hint: PageContext) -> str:
     ipynb = NOTEBOOK.format(chapter)
     links = []
     if hint.notebook_page:
-        links.append(f"[:material-notebook-outline: Notebook]"
+        links.append(f"[{icon('notebook')} Notebook]"
                      f"({posixpath.relpath(f'notebooks/{chapter}.ipynb', here)}){{ .md-button }}")
     # Raw HTML, for `download`; MkDocs copies the .ipynb after the build and could not
     # check a Markdown link to it anyway.
     href = posixpath.relpath(ipynb, page_dir or ".")
     links.append(f'<a class="md-button" download href="{href}">'
-                 ":material-download: Download .ipynb</a>")
+                 f"{icon('download')} Download .ipynb</a>")
     colab = colab_url(hint.repo_url, ipynb)
     if colab:  # the book's repository is on GitHub: Colab opens its published notebook
-        links.append(f"[:simple-googlecolab: Open in Colab]({colab}){{ .md-button }}")
+        links.append(f"[{icon('colab')} Open in Colab]({colab}){{ .md-button }}")
     return " ".join(links)
 
 
@@ -116,17 +120,20 @@ def error_panel(markdown: str, error: str, title: str = STALE) -> str:
 
 
 class BookrunPreprocessor(Preprocessor):
-    def __init__(self, md, config: BookConfig, page_context):
+    def __init__(self, md, config: BookConfig, page_context, error: ConfigError | None = None):
         super().__init__(md)
-        self.config, self.page_context = config, page_context
+        self.config, self.page_context, self.error = config, page_context, error
 
     def run(self, lines: list[str]) -> list[str]:
         context = self.page_context(self.md)
         self.md.bookrun_page = (context.shown, context.source) if context else None
+        if self.error is not None and (context is None or context.config is None):
+            raise self.error  # its own options were wrong, and no host read them first
+        if context is not None and context.config is not None:
+            self.config = context.config  # the book's, which the host read (Zensical)
         if context is None or (context.chapter is None and context.error is None):
-            if context is None and any("@run" in ln for ln in lines):
-                raise PageError("(unknown page)", 1, "bookrun.extension does not know which "
-                                "page it renders: under MkDocs, list the bookrun plugin too")
+            if context is None and any(DIRECTIVE.match(ln) for ln in lines):
+                raise no_plugin()
             if context is None:
                 return lines
             pdf = PageLinks(context.src_uri, root=site_root(context), has_pdf=self.config.pdf).pdf
@@ -162,6 +169,16 @@ class BookrunPreprocessor(Preprocessor):
         if context.failure is not None:
             out = error_panel(out, context.failure)
         return out
+
+
+def no_plugin() -> PageError:
+    """A page with `@run` lines converted by MkDocs without the bookrun plugin, which
+    executes the snippets and names the page: the error names mkdocs.yml's line."""
+    line = option_lines(Path(CONFIG_FILE))[EXTENSION].get("", 1)
+    return PageError(CONFIG_FILE, line, f"{EXTENSION} is listed but MkDocs runs no `bookrun` "
+                     "plugin, which executes the snippets and tells the extension which page "
+                     "it renders: add `- bookrun` under `plugins:` (Zensical needs none: run "
+                     "`python -m bookrun prepare` before `zensical build`)")
 
 
 def read_svg(path: Path) -> str:
@@ -211,12 +228,22 @@ class BookrunExtension(Extension):
     def __init__(self, page_context, config: BookConfig | None = None, **options):
         super().__init__()
         self.page_context = page_context
-        self.book_config = config if config is not None else BookConfig.from_options(options)
+        # A wrong option of its own is raised when a page is converted, not here: MkDocs
+        # builds the extension while it checks mkdocs.yml, and would bury the message
+        # under a traceback, while the plugin (or Zensical's host, which reads
+        # mkdocs.yml itself) names the option with its line first.
+        self.error = None
+        if config is None:
+            try:
+                config = BookConfig.from_options(options)
+            except ConfigError as exc:
+                config, self.error = BookConfig(), exc
+        self.book_config = config
 
     def extendMarkdown(self, md):
         # Before whitespace normalisation (30) and fenced code (25): the directives are
         # replaced with the very text the page shows, fences and all.
-        md.preprocessors.register(BookrunPreprocessor(md, self.book_config, self.page_context),
-                                  "bookrun", 32)
+        md.preprocessors.register(BookrunPreprocessor(md, self.book_config, self.page_context,
+                                                      self.error), "bookrun", 32)
         copy_above.register(md)  # the HTML of the placeholders render_step writes
         zoom.register(md)  # each figure in a link the lightbox opens; its panels
