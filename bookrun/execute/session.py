@@ -165,8 +165,18 @@ def snippet_run(r: StepResult) -> SnippetRun:
                             for f in r.frames))
 
 
+def _session_uid(chapter: Chapter, policy: SessionPolicy) -> int | None:
+    """Under root, the unprivileged user the chapter's sessions run as (a fresh one and
+    a resumed kept one alike); None when the session runs as we do."""
+    if sandbox.as_root() and not sandbox.requested_off(policy.sandbox):
+        return sandbox.session_uid(chapter.name)
+    return None
+
+
 def _run(chapter, root, work, job: Job, timeout, keys, policy) -> RunResult:
     job = dataclasses.replace(job, deadline=time.time() + timeout)
+    if keys:  # a kept session resumes into this run's folder: it must be able to write it
+        sandbox.hand_over([work], _session_uid(chapter, policy))
     for key in reversed(keys[1:]):  # the newest kept session that still holds
         path = job.checkpoints / f"{key}.sock"
         if not path.exists():
@@ -203,8 +213,9 @@ def _run_worker(chapter: Chapter, root: Path, work: Path, job: Job, timeout: flo
     # Under root the session is a user of its own (bookrun.execute.sandbox): what it may
     # write becomes its own; the shared folders above stay root's, so no chapter's
     # session writes into another's.
-    uid = (sandbox.session_uid(chapter.name)
-           if sandbox.as_root() and not sandbox.requested_off(policy.sandbox) else None)
+    uid = _session_uid(chapter, policy)
+    if keeps and uid is not None:  # the engine's own folder: the session user enters it
+        os.chmod(job.checkpoints.parent, 0o755)
     sandbox.hand_over([work] + ([job.checkpoints] if keeps else []), uid)
     prefix = sandbox.command(root, writable, keep_sessions=keeps, mode=policy.sandbox,
                              disk_mb=policy.disk_mb, uid=uid)

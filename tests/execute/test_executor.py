@@ -11,6 +11,7 @@ import time
 import pytest
 
 from bookrun.hosts.cli import main
+from bookrun.execute import sandbox
 from bookrun.execute.worker import checkpoint
 from bookrun.store.book import Book
 from bookrun.store.check import same_drawing
@@ -371,7 +372,9 @@ def test_exact_snippet_differing_on_another_platform_fails_with_a_hint(tmp_path)
                                      if s["snippet"] == "demo/a.py" else s for s in ss])
     [problem] = book.check().problems
     assert problem.startswith("snippets/demo/a.py: output differs (recorded on another "
-                              "platform: round what it prints")
+                              "platform, machine another-cpu -> x86_64: this machine's digits "
+                              "may be right too, so `update` here is no fix; round what it "
+                              "prints")
 
 
 def test_a_changed_constant_fails_the_check_on_any_platform(tmp_path):
@@ -568,9 +571,12 @@ def test_the_timeout_flag_wins_over_the_variable(tmp_path, monkeypatch, capsys):
     assert "BOOKRUN_TIMEOUT: not a positive number of seconds: 'soon'" in capsys.readouterr().err
 
 
-def test_network_access_is_refused_but_localhost_works(tmp_path):
+def test_network_access_is_refused_and_in_the_sandbox_loopback_too(tmp_path):
+    # The Python-level guard names the host (sandboxed or not); a connection to the
+    # session's own server is refused too in the sandbox (the next test).
     local = ("import socket\n\nserver = socket.create_server(('127.0.0.1', 0))\n"
-             "client = socket.create_connection(server.getsockname())\nprint('local ok')\n")
+             "try:\n    socket.create_connection(server.getsockname())\n"
+             "except OSError as exc:\n    print('local:', exc.strerror)\n")
     remote = ("print('before')\nimport urllib.request\n"
               "urllib.request.urlopen('http://example.com')\n")
     book = make_book(tmp_path, "# Demo\n@run demo/local.py\n@run demo/remote.py\n",
@@ -581,6 +587,15 @@ def test_network_access_is_refused_but_localhost_works(tmp_path):
                            "reproducibly")
     assert "urllib" not in text.split("\n", 1)[1].replace("urllib.request.urlopen", "")
     assert text.endswith("--- output before the error ---\nbefore")
+
+
+@pytest.mark.skipif(sandbox.bubblewrap() is None, reason="no working bubblewrap here")
+def test_in_the_sandbox_even_a_connection_to_its_own_server_is_refused(tmp_path):
+    book = make_book(tmp_path, "# Demo\n@run demo/local.py\n", {"local.py": (
+        "import socket\n\nserver = socket.create_server(('127.0.0.1', 0))\n"
+        "try:\n    socket.create_connection(server.getsockname())\n"
+        "except OSError as exc:\n    print('local:', exc.strerror)\n")})
+    assert book.build()["demo"].output("local.py") == "local: Permission denied\n"
 
 
 def test_os_exit_names_the_line_and_keeps_the_output(tmp_path):
