@@ -12,8 +12,8 @@ import platform
 def cpu_vendor() -> str:
     """The CPU's vendor as the kernel names it (GenuineIntel, AuthenticAMD, ...).
 
-    Intel's MKL, torch's BLAS on x86-64, takes code paths by vendor as well as by
-    instruction set: on an AMD CPU its single matrix products follow Intel's AVX2 branch
+    Intel's MKL (the BLAS of PyTorch's x86-64 wheels) takes code paths by vendor as
+    well as by instruction set: on an AMD CPU its single matrix products follow Intel's AVX2 branch
     only when MKL_CBWR=AVX2 is set, and its batched products no branch at all, so two
     machines with the same SIMD level print other digits (DESIGN-NOTES.md, "Platforms
     and versions"). Where the kernel does not say (not Linux), the processor's name."""

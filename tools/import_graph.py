@@ -16,7 +16,9 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parent.parent / "bookrun"
 LAYERS = ["errors", "config", "model", "parse", "execute.worker", "execute", "store", "render", "hosts"]
 APART = ["markdown", "pdf"]  # import nothing of the engine; any layer may import them
-TOP = {"extension": "hosts", "__main__": "hosts"}  # top-level modules that belong to a layer
+# Top-level modules that belong to a layer; `fingerprint` runs inside the session (the
+# book's `fingerprint` option calls it there) and imports only the standard library.
+TOP = {"extension": "hosts", "__main__": "hosts", "fingerprint": "execute.worker"}
 RANK = {name: n for n, name in enumerate(LAYERS)}
 
 

@@ -3,7 +3,7 @@
 Inside the sandbox (Linux, `bwrap` on the PATH, able to create namespaces) the worker
 sees only what it needs, each part bound read-only: the system's programs and libraries
 (`/usr`), a few files of `/etc` (the loader's cache, the time zone), the CPU's
-description under `/sys` (torch reads its caches there), the interpreter and every
+description under `/sys` (a BLAS reads its caches there), the interpreter and every
 folder it imports from, and the book. Nothing else of the machine exists there: no
 home folder, no `/run` (so no host socket), no other project, no `/etc/shadow`. `/dev`
 is a minimal one of its own; `/tmp`, `/var/tmp` and `/dev/shm` are fresh tmpfs mounts of
