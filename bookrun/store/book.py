@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from bookrun import config as book_config
-from bookrun.execute.worker import frames
+from bookrun.store import frames_check
 from bookrun.config import BookConfig
 from bookrun.store.check import same_drawing
 from bookrun.store.key import resume_keys, step_keys
@@ -362,7 +362,7 @@ def compare(chapter: Chapter, expected: Record | None, got: Record, where: str,
             problems.append(f"{name}: figures differ{hint}: expected "
                             f"{[f.name for f in e.figures]}, got "
                             f"{[f.name for f in s.figures]} (or their bytes changed)")
-        problems += frames.compare(name, e, s, *(figures or (None, None)))
+        problems += frames_check.compare(name, e, s, *(figures or (None, None)))
     problems += compare_values(chapter, expected, got, page, exact, hint)
     gone = set(old) - {s.snippet for s in got.snippets}
     if gone:

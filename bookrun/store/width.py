@@ -12,7 +12,7 @@ from __future__ import annotations
 import unicodedata
 from pathlib import Path
 
-from bookrun.execute.worker.frames import read_frames
+from bookrun.store.frames_check import read_frames
 from bookrun.model.page import Chapter, SnippetRecord
 from bookrun.model.text import visible
 from bookrun.store.records import Record

@@ -7,7 +7,8 @@ import json
 import pytest
 
 from bookrun.execute.worker import protocol
-from bookrun.execute.worker.frames import dump, read_frames
+from bookrun.execute.worker.frames import dump
+from bookrun.store.frames_check import read_frames
 from bookrun.execute.worker.protocol import RunResult, StepResult
 from bookrun.model import codec
 from bookrun.model.page import RunOptions

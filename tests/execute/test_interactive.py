@@ -9,6 +9,7 @@ import matplotlib
 import pytest
 
 from bookrun.execute.worker import frames
+from bookrun.store import frames_check
 from bookrun.execute.worker.protocol import ControlSpec, FigureSpec
 from bookrun.store.book import Book
 from bookrun.parse.controls import notebook_cell
@@ -93,7 +94,7 @@ def test_every_frame_is_recorded_with_its_text(tmp_path):
         svg, text = frames.draw(namespace["wave"], spec, values)
         assert text == texts[n]
         want = frames.find(frames.parse_svg(svg), "figure_1")
-        got = frames.find(frames.rebuild(base, frames.FramesData.from_json(data), n),
+        got = frames.find(frames_check.rebuild(base, frames.FramesData.from_json(data), n),
                           "figure_1")
         assert frames.canon(got) == frames.canon(want)
     # Shared groups are stored once: fewer pieces than changed groups over all frames.
