@@ -66,13 +66,13 @@ def block_html(index: int, code: str, platform_bound: bool = False) -> str:
     what = label(index)
     hint = ("this block" if index == 0 else
             f"blocks 1 to {index + 1} of this page, in order")
-    if platform_bound:
-        hint += "; this block's digits depend on the CPU it runs on"
+    title = f"Copies {hint}, ready to paste into Python" + (
+        "; this block's digits depend on the CPU it runs on" if platform_bound else "")
     return (f'<div class="bookrun-copy-above" data-search-exclude>'
             f'<script type="application/json" data-bookrun-paste="{index}">'
             f"{script_json(code)}</script>"
             f'<button type="button" class="bookrun-copy-above__button" '
-            f'data-bookrun-upto="{index}" title="{html.escape(f"Copies {hint}, ready to paste into Python")}">'
+            f'data-bookrun-upto="{index}" title="{html.escape(title)}">'
             f"{what}</button></div>")
 
 
