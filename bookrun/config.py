@@ -95,8 +95,8 @@ class BookConfig:
     sandbox: str = _option("`off`: snippets run unconfined (each run says so); else in "
                            "bubblewrap, or not at all. `BOOKRUN_SANDBOX` overrides it.",
                            env="BOOKRUN_SANDBOX", default="on")
-    disk_mb: int = _option("Megabytes of a session's private /tmp, /var/tmp, /dev/shm and "
-                           "home, each, and of any file it writes.", default=512)
+    disk_mb: int = _option("Megabytes of a session's private /tmp, /var/tmp and /dev/shm "
+                           "each, and of its scratch folder in all.", default=512)
     pass_env: tuple[str, ...] = _option("Variables a session sees besides PATH, LANG, LC_*, TZ "
                                         "and BOOKRUN_*; no other reaches a snippet.",
                                         default=())
