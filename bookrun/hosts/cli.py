@@ -196,10 +196,13 @@ def run_page(book: Book, pages) -> int:
                     print(f"{{{{ {body} }}}} -> {visible(text)}")
         finally:
             shutil.rmtree(run.workdir, ignore_errors=True)  # a look, not a record: keep nothing
-            try:
-                run.workdir.parent.rmdir()  # the scratch folder too, unless another run uses it
-            except OSError:
-                pass
+            # The folders of the host's copies and of the sessions' scratch too, unless
+            # another run uses them (bookrun.store.session_files).
+            for folder in (run.workdir.parent, book.cache / "scratch"):
+                try:
+                    folder.rmdir()
+                except OSError:
+                    pass
         print(f"==> {chapter.name}: executed in {time.perf_counter() - t0:.1f} s")
     return 0
 

@@ -21,6 +21,7 @@ from bookrun.model.page import (Chapter, ExecutionError, FigureFile, PageError, 
                     SnippetRecord)
 from bookrun.parse.chapter import ChapterDoc, read_page
 from bookrun.parse.front_matter import chapter_number, nav_titles
+from bookrun.store import session_files
 from bookrun.store.audit import unexplained_numbers
 from bookrun.store.width import too_wide
 from bookrun.store.records import (Record, figures_path, read_if_present, read_record, record_path, release,
@@ -134,12 +135,11 @@ class Book:
         rec = read_if_present(path, os.path.relpath(path, self.root))
         if rec is None or rec.stamp != self.key(chapter):
             return None
+        # Each file read as data (bookrun.store.session_files): one that is not (a
+        # symbolic link, an SVG with a script) raises RecordError rather than be published.
         figs = self.figure_dir(chapter.name)
-        for s in rec.snippets:
-            for f in s.files:
-                path = figs / f.name
-                if not path.is_file() or sha256(path) != f.sha256:
-                    return None
+        if not session_files.committed(chapter, rec, figs, os.path.relpath(figs, self.root)):
+            return None
         return rec
 
     def _record_of(self, chapter: Chapter, run: Run) -> Record:
@@ -207,11 +207,19 @@ class Book:
     def run(self, chapter: Chapter) -> Run:
         keys = (resume_keys(chapter, self.snippets_root, self.style, WORKER_ENV)
                 if self.checkpoints is not None else None)
-        return execute(chapter, self.root, self.snippets_root, self.cache / "scratch", self.timeout,
-                       self.checkpoints, keys, self.config.fingerprint,
-                       self.config.memory_gb,
-                       SessionPolicy(self.config.sandbox, self.config.disk_mb,
-                                     self.config.pass_env))
+        run = execute(chapter, self.root, self.snippets_root, self.cache / "scratch", self.timeout,
+                      self.checkpoints, keys, self.config.fingerprint,
+                      self.config.memory_gb,
+                      SessionPolicy(self.config.sandbox, self.config.disk_mb,
+                                    self.config.pass_env))
+        # The session's files, checked and copied into a folder of the host's own
+        # (bookrun.store.session_files): all that is recorded, compared or shown from here.
+        try:
+            return session_files.take(chapter, run, self.cache / "taken",
+                                      os.path.relpath(self.snippets_root, self.root),
+                                      os.path.relpath(chapter.page, self.root))
+        finally:
+            shutil.rmtree(run.workdir, ignore_errors=True)
 
     def build(self, chapters=None, force=False) -> dict[str, Record]:
         """Reuse fresh records; execute (and record) the rest."""

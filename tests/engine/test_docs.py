@@ -14,9 +14,10 @@ GUIDES = ["README.md", "AUTHORING.md", "CONTRIBUTING.md", "DESIGN-NOTES.md",
 # The guides that open with a table of contents: it lists every `## ` section.
 WITH_CONTENTS = ["AUTHORING.md", "CONTRIBUTING.md", "DESIGN-NOTES.md", "bookrun/README.md"]
 # Bytes, the four guides together (issue 31); raised from 50,000 for the decision
-# records of issues 41 and 42 (what decides the digits across CPUs, as measured, and
-# why root's sandbox drops to a uid of its own), which the notes must keep.
-GUIDES_LIMIT = 53_000
+# records of issues 41 and 42 (what decides the digits across CPUs, as measured, why
+# root's sandbox drops to a uid of its own, and why a figure is checked, not cleaned),
+# which the notes must keep.
+GUIDES_LIMIT = 54_400
 README_LIMIT = 10_240  # bytes: what a newcomer reads before anything else
 
 FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,}).*?^ {0,3}\1[ \t]*$", re.M | re.S)

@@ -7,6 +7,7 @@
   const NEAR = "300px"; // start loading this far before the figure scrolls into view
   const KEEP = 96; // frames kept drawn (object URLs) per figure
   const PLAY_MS = 450;
+  let described = 0; // frame lines named for the lightbox, one class each
 
   function setup(box) {
     const figure = document.getElementById(box.dataset.figure);
@@ -118,7 +119,6 @@
         text.textContent = data.frames[n][0];
         if (link) {
           link.href = src;
-          link.dataset.description = data.frames[n][0];
           stale = true;
         }
         prefetch(at);
@@ -156,8 +156,14 @@
 
     // GLightbox (mkdocs-glightbox's `lightbox`) reads its links when set up: on the
     // first opening after a swap it reads them again, so it enlarges the frame shown.
+    // It writes a description into the page as HTML, unless the description is a
+    // selector (a leading "."): then it takes that element's HTML. So the link names the
+    // frame's line, whose text is set as text: the lightbox shows it as text too, and a
+    // printed "<img onerror=...>" is never markup.
     if (link) {
-      link.dataset.description = text.textContent;
+      const own = `bookrun-frame-text-${++described}`;
+      text.classList.add(own);
+      link.dataset.description = `.${own}`;
       link.addEventListener("click", () => {
         if (stale && typeof lightbox !== "undefined") lightbox.reload();
         stale = false;
