@@ -8,6 +8,7 @@ import re
 import shutil
 import signal
 import socket
+import stat
 import subprocess
 import sys
 import tempfile
@@ -184,9 +185,8 @@ def _run(chapter, root, work, job: Job, timeout, keys, policy) -> RunResult:
         answer = checkpoint.request(path, job, timeout, KILL_GRACE)
         if answer is not None:
             code, killed = answer
-            err = job.live / "stderr"
             return _outcome(chapter, work, job, timeout, None if killed else code,
-                            err.read_text(errors="replace") if err.is_file() else "")
+                            read_inside(work, "live/stderr") or "")
     return _run_worker(chapter, root, work, job, timeout, policy)
 
 
@@ -253,7 +253,7 @@ def _run_plain(chapter: Chapter, root: Path, work: Path, job: Job, timeout: floa
         with _running_lock:
             _running.pop(proc.pid, None)
     watch.raise_if_full(chapter, job)
-    return _outcome(chapter, work, job, timeout, code, log.read_text(errors="replace"))
+    return _outcome(chapter, work, job, timeout, code, read_inside(work, log.name) or "")
 
 
 class DiskWatch:
@@ -335,7 +335,7 @@ def _run_kept(chapter, work: Path, job: Job, timeout: float, prefix: sandbox.Com
         with _running_lock:
             _running.pop(proc.pid, None)
     watch.raise_if_full(chapter, job)
-    return _outcome(chapter, work, job, timeout, code, log.read_text(errors="replace"))
+    return _outcome(chapter, work, job, timeout, code, read_inside(work, log.name) or "")
 
 
 def _start_keeper(prefix: sandbox.Command, root: Path, env: dict, job_file: Path,
@@ -372,6 +372,33 @@ def stop_all() -> None:
         processes.end_group(leader, processes.kept(live))
 
 
+# What the host reads of a session's own files (its result, its output, its log), at most.
+READ_LIMIT = 256 * 2**20
+
+
+def read_inside(work: Path, relative: str, limit: int = READ_LIMIT) -> str | None:
+    """A file the session wrote in its folder, as text; None when it is absent or is not
+    a regular file reached without a link (the session may have swapped a file or a
+    folder of its scratch for a link to a host file, which is never read)."""
+    flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+    *folders, name = relative.split("/")
+    fds = []
+    try:
+        fds.append(os.open(work, flags | os.O_DIRECTORY))
+        for part in folders:
+            fds.append(os.open(part, flags | os.O_DIRECTORY, dir_fd=fds[-1]))
+        fds.append(os.open(name, flags, dir_fd=fds[-1]))
+        st = os.fstat(fds[-1])
+        if not stat.S_ISREG(st.st_mode) or st.st_size > limit:
+            return None
+        return os.read(fds[-1], limit + 1)[:limit].decode("utf-8", errors="replace")
+    except OSError:
+        return None
+    finally:
+        for fd in fds:
+            os.close(fd)
+
+
 def remove_stale_scratch(scratch: Path, name: str) -> None:
     """Scratch folders of this chapter left by a process that was killed (kill -9)."""
     for folder in scratch.glob(f"{name}-*"):
@@ -399,7 +426,12 @@ def _outcome(chapter, work, job: Job, timeout, code, err) -> RunResult:
         raise ExecutionError(f"chapter {chapter.name!r} ({page}): the session died ({how})"
                              f"{where}" + _crash_report(err) + _output_block(output, "crash"),
                              kind="crash")
-    result = RunResult.from_json(json.loads(job.result.read_text()))
+    text = read_inside(work, os.path.relpath(job.result, work))
+    if text is None:
+        raise ExecutionError(f"chapter {chapter.name!r} ({page}): the session's result "
+                             f"({job.result.name}) is not a file it wrote (a link, or "
+                             "replaced): not read", kind="crash")
+    result = RunResult.from_json(json.loads(text))
     if result.error:
         raise failure(chapter, page, timeout, result.error)
     return result
@@ -421,10 +453,11 @@ def failure(chapter: Chapter, page: str, timeout: float, e: RunError) -> Executi
 def _last_seen(work: Path, err: str) -> tuple[str, str]:
     """Which snippet (and line, from faulthandler's dump) a dead session was running,
     and what it had printed."""
-    live = work / "live"
     try:
-        path = (live / "running").read_text()
-        output = (live / "output").read_text(encoding="utf-8", errors="replace")
+        path = read_inside(work, "live/running")
+        output = read_inside(work, "live/output")
+        if path is None or output is None:
+            raise OSError("not the session's own files")
     except OSError:
         return "", ""
     lines = re.findall(rf'File "{re.escape(path)}", line (\d+)', err)

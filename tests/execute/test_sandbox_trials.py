@@ -290,3 +290,27 @@ def test_with_the_sandbox_off_the_banner_says_what_a_snippet_can_see():
     said = sandbox.describe("off")
     assert "SANDBOX OFF" in said and "/proc/<parent pid>/environ" in said
     assert "every file you can" in said
+
+
+def test_a_session_file_swapped_for_a_link_is_never_read_into_the_message(tmp_path):
+    """A snippet replaces its live output with a link to a host file, then crashes: the
+    crash report (public in a CI log) shows none of that file."""
+    secret = tmp_path / "host-secret.txt"
+    secret.write_text("HOST-SECRET-LINE\n")
+    os.chmod(secret, 0o644)
+    (tmp_path / "book").mkdir()
+    book = make_book(tmp_path / "book", "# Demo\n@run demo/a.py\n", {"a.py": f"""\
+        import ctypes
+        import os
+
+        live = os.path.join(os.environ["BOOKRUN_SESSION"], "live")
+        for name in ("output", "running"):
+            os.replace(os.path.join(live, name), os.path.join(live, name + ".old"))
+            os.symlink({str(secret)!r}, os.path.join(live, name))
+
+        ctypes.string_at(0)
+        """})
+    with pytest.raises(ExecutionError) as err:
+        book.build()
+    assert "the session died (signal SIGSEGV)" in str(err.value)
+    assert "HOST-SECRET-LINE" not in str(err.value)
