@@ -239,9 +239,13 @@ def test_two_fresh_executions_are_byte_identical(tmp_path):
     assert (book.figure_dir("demo") / "a-1.svg").read_bytes() == svg1
 
 
+AUDIT_ON = "markdown_extensions:\n  - bookrun.extension:\n      number_audit: true\n"
+
+
 def test_check_flags_a_typed_number_the_code_no_longer_produces(tmp_path):
     page = ("# Demo\n@run demo/a.py\n\nThe rate is 0.25 and the mean 0.33, the hand-made "
             "sum 1.5, see arXiv 1706.03741.\n<!-- bookrun: derived 1.5 -->\n")
+    (tmp_path / "mkdocs.yml").write_text(AUDIT_ON)  # the audit is off by default
     book = make_book(tmp_path, page, {"a.py": "rate = 0.25\nprint(f'{1/3:.4f}')\n"})
     book.build()
     assert book.check().problems == []  # 0.25 is in the code, 0.33 rounds a printed 0.3333
@@ -269,6 +273,7 @@ def test_prose_audit_flags_a_typed_integer_result_but_not_references(tmp_path):
         ## Papers and further reading
         - Nature 518, 529-533.
         """)
+    (tmp_path / "mkdocs.yml").write_text(AUDIT_ON)
     book = make_book(tmp_path, page, {"a.py": "N = 500\nprint(f'{0.12:.2f}', 20_000)\n"})
     book.build()
     problems = book.check().problems
