@@ -297,3 +297,24 @@ def test_fast_reward_model_agrees_most_of_the_time():
 def test_gradient_at_reference_pushes_towards_the_best_response():
     g = numbers(line("exercise_optimum_stationary.py", "gradient at p_ref"))
     assert g[2] == max(g) > 0 > g[0]
+
+
+# ---- choosing a training signal: best of n ---------------------------------------
+
+
+def test_best_of_n_is_a_leash_that_hacks_a_blind_reward_model():
+    rows = table("best_of_n.py", first_col="n")
+    n, fast, expert, kl_ = ([r[i] for r in rows] for i in range(4))
+    sft = e_true("ticket_base_and_sft.py", "SFT")
+    assert n == [1, 4, 16, 64, 256]
+    assert fast[0] == expert[0] == sft and kl_[0] == 0    # best of one is the SFT model
+    peak = max(r[2] for r in table("ticket_rlhf_sweep.py"))
+    assert abs(fast[1] - peak) < 0.05                      # "level with the best leash"
+    assert fast[-1] < sft - 1                              # large n: below SFT
+    assert all(a <= b for a, b in zip(expert, expert[1:]))  # honest RM: more only helps
+    assert all(a < b for a, b in zip(kl_, kl_[1:]))
+    assert "KL within the bound at every n: True" in rec.output("best_of_n.py")
+    hack = numbers(line("best_of_n.py", "fast RM, P("))
+    assert hack == sorted(hack) and hack[-1] > 0.99
+    loosest_kl = table("ticket_rlhf_sweep.py")[-1][3]
+    assert abs(kl_[-1] - loosest_kl) < 0.05                # "much the same path"
