@@ -72,13 +72,20 @@ if ByGroup is not None:
         return cores if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS") else cores + 1
 
 
-@pytest.fixture(autouse=True)
-def _tmp_path_as_a_folder_is_made(request):
-    """pytest makes each tmp_path 0700; a book made there must be readable by others as
-    any folder made with the usual umask is, since under root the sandbox runs snippets
-    as an unprivileged user (bookrun/execute/sandbox.py)."""
-    if "tmp_path" in request.fixturenames:
-        os.chmod(request.getfixturevalue("tmp_path"), 0o755)
+# pytest makes each temporary folder 0700 (tmp_path, tmp_path_factory.mktemp); a book
+# made there must be readable by others, as any folder made with the usual umask is,
+# since under root the sandbox runs snippets as an unprivileged user of their own
+# (bookrun/execute/sandbox.py). Every temporary folder pytest makes goes through here.
+_mktemp = pytest.TempPathFactory.mktemp
+
+
+def _mktemp_readable(self, basename: str, numbered: bool = True) -> Path:
+    path = _mktemp(self, basename, numbered)
+    os.chmod(path, 0o755)
+    return path
+
+
+pytest.TempPathFactory.mktemp = _mktemp_readable
 
 
 @pytest.fixture(scope="session")
